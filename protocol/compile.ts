@@ -199,6 +199,7 @@ class Context {
       });
       const cb = cases.length === 0 ? '' : `(tag, s) => { switch (tag) { ${cases.join(' ')} default: return false; } }`;
       body.push(
+        `r.path = ${JSON.stringify(`${path}(tagged fields)`)};`,
         'let unk;',
         `if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(${cb});`,
       );
@@ -272,8 +273,10 @@ class Context {
     for (const f of l.regular) {
       const x = this.id('x');
       body.push(`const ${x} = v[${JSON.stringify(f.name)}];`);
-      // A missing value takes the field's declared default, not the type's zero.
-      const withDefault = f.default !== undefined ? `(${x} === undefined ? ${defaultExpr(f, this)} : ${x})` : x;
+      // A missing value takes the field's default, as Kafka's generated classes
+      // do: for a nullable array that is `[]`, not null, which matters (a null
+      // Metadata topic list means "all topics").
+      const withDefault = `(${x} === undefined ? ${defaultExpr(f, this)} : ${x})`;
       const y = this.id('y');
       body.push(`const ${y} = ${withDefault};`);
       body.push(this.writeStmt(f.type, inRange(f.nullable, this.version), this.flexFor(f), y, 'w', path + f.name));

@@ -1,0 +1,559 @@
+import { describe, expect, it } from 'vitest';
+import { ProtocolError } from '../../../codecs/errors.js';
+import { Reader } from '../../../codecs/reader.js';
+import { Writer } from '../../../codecs/writer.js';
+import { CreateTopics, type CreateTopicsResponse } from '../../../protocol/apis/create-topics.js';
+import { DeleteTopics, type DeleteTopicsResponse } from '../../../protocol/apis/delete-topics.js';
+import { Metadata, type MetadataRequest, type MetadataResponse } from '../../../protocol/apis/metadata.js';
+import { type MessageCodec, requestCodec, responseCodec } from '../../../protocol/codec.js';
+import type { ApiDef } from '../../../protocol/schema.js';
+import { inRange, parseRange } from '../../../protocol/versions.js';
+
+function encode<I>(codec: MessageCodec<unknown, I>, value: I): Buffer {
+  const w = new Writer();
+  codec.encode(w, value);
+  return w.toBuffer();
+}
+
+function hex(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+/** `value` in the versions of `range`, otherwise the field's default (what a decoder fills in). */
+function when<T>(version: number, range: string, value: T, otherwise: T): T {
+  return inRange(range, version) ? value : otherwise;
+}
+
+function versionsOf(api: ApiDef): number[] {
+  const { min, max } = parseRange(api.request.validVersions);
+  return Array.from({ length: max - min + 1 }, (_, i) => min + i);
+}
+
+function decodeError(decode: () => unknown): ProtocolError {
+  try {
+    decode();
+  } catch (e) {
+    if (e instanceof ProtocolError) return e;
+    throw e;
+  }
+  throw new Error('decoding did not fail');
+}
+
+// Two fixed topic ids in Kafka's text form (URL-safe base64 of 16 bytes).
+const ID_HEX = '0123456789abcdef0123456789abcdef';
+const TOPIC_ID = Buffer.from(ID_HEX, 'hex').toString('base64url');
+const OTHER_ID = Buffer.from('fedcba9876543210fedcba9876543210', 'hex').toString('base64url');
+const ZERO_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
+const NOT_REQUESTED = -2147483648;
+
+describe('API definitions', () => {
+  it('cover the union of what Kafka 3.9 and 4.x accept', () => {
+    expect([Metadata.key, Metadata.request.validVersions, Metadata.request.flexibleVersions]).toEqual([
+      3,
+      '0-13',
+      '9+',
+    ]);
+    expect([CreateTopics.key, CreateTopics.request.validVersions, CreateTopics.request.flexibleVersions]).toEqual([
+      19,
+      '0-7',
+      '5+',
+    ]);
+    expect([DeleteTopics.key, DeleteTopics.request.validVersions, DeleteTopics.request.flexibleVersions]).toEqual([
+      20,
+      '0-6',
+      '4+',
+    ]);
+    expect(Metadata.response.name).toBe('MetadataResponse');
+    expect(() => requestCodec(Metadata, 14).encode(new Writer(), {})).toThrow(ProtocolError);
+    expect(() => requestCodec(CreateTopics, 8).encode(new Writer(), {})).toThrow(ProtocolError);
+    expect(() => requestCodec(DeleteTopics, 7).encode(new Writer(), {})).toThrow(ProtocolError);
+  });
+});
+
+// ---------------------------------------------------------------- Metadata
+
+function metadataRequest(v: number): MetadataRequest {
+  const byId = inRange('12+', v);
+  return {
+    topics: [
+      { topicId: ZERO_ID, name: 'orders' },
+      // Lookups by id (name null) are only served from v12.
+      byId ? { topicId: TOPIC_ID, name: null } : { topicId: ZERO_ID, name: 'payments' },
+    ],
+    allowAutoTopicCreation: when(v, '4+', false, true),
+    includeClusterAuthorizedOperations: when(v, '8-10', true, false),
+    includeTopicAuthorizedOperations: when(v, '8+', true, false),
+  };
+}
+
+function metadataResponse(v: number): MetadataResponse {
+  return {
+    throttleTimeMs: when(v, '3+', 12, 0),
+    brokers: [
+      { nodeId: 1, host: 'kafka-1.internal', port: 9092, rack: when(v, '1+', 'eu-west-1a', null) },
+      { nodeId: 2, host: 'kafka-2.internal', port: 9093, rack: null },
+    ],
+    clusterId: when(v, '2+', 'MkU3OEVBNTcwNTJENDM2Qg', null),
+    controllerId: when(v, '1+', 2, -1),
+    topics: [
+      {
+        errorCode: 0,
+        name: 'orders',
+        topicId: when(v, '10+', TOPIC_ID, ZERO_ID),
+        isInternal: when(v, '1+', true, false),
+        partitions: [
+          {
+            errorCode: 0,
+            partitionIndex: 0,
+            leaderId: 1,
+            leaderEpoch: when(v, '7+', 4, -1),
+            replicaNodes: [1, 2],
+            isrNodes: [1, 2],
+            offlineReplicas: [],
+          },
+          {
+            errorCode: 9, // REPLICA_NOT_AVAILABLE
+            partitionIndex: 1,
+            leaderId: 2,
+            leaderEpoch: when(v, '7+', 7, -1),
+            replicaNodes: [2, 3],
+            isrNodes: [2],
+            offlineReplicas: when(v, '5+', [3], []),
+          },
+        ],
+        topicAuthorizedOperations: when(v, '8+', 0b110111111000, NOT_REQUESTED),
+      },
+      {
+        errorCode: 3, // UNKNOWN_TOPIC_OR_PARTITION
+        name: when(v, '12+', null, 'missing'),
+        topicId: when(v, '12+', OTHER_ID, ZERO_ID),
+        isInternal: false,
+        partitions: [],
+        topicAuthorizedOperations: NOT_REQUESTED,
+      },
+    ],
+    clusterAuthorizedOperations: when(v, '8-10', 0b1111111000, NOT_REQUESTED),
+    errorCode: 0, // v13+: the top-level error (e.g. REBOOTSTRAP_REQUIRED); 0 when all went well
+  };
+}
+
+describe('Metadata', () => {
+  it.each(versionsOf(Metadata))('round-trips a request and a response at v%i', (v) => {
+    const req = requestCodec(Metadata, v);
+    const request = metadataRequest(v);
+    expect(req.decode(new Reader(encode(req, request)))).toEqual(request);
+
+    const res = responseCodec(Metadata, v);
+    const response = metadataResponse(v);
+    const bytes = encode(res, response);
+    const reader = new Reader(bytes);
+    expect(res.decode(reader)).toEqual(response);
+    expect(reader.remaining).toBe(0);
+  });
+
+  it('writes the v0 request for one topic: int32 count, int16-length name', () => {
+    expect(encode(requestCodec(Metadata, 0), { topics: [{ name: 'a' }] }).toString('hex')).toBe('00000001000161');
+  });
+
+  it('writes "all topics" as an empty array in v0 and as a null array from v1', () => {
+    expect(encode(requestCodec(Metadata, 0), { topics: [] }).toString('hex')).toBe('00000000');
+    expect(encode(requestCodec(Metadata, 1), { topics: null }).toString('hex')).toBe('ffffffff');
+    expect(() => encode(requestCodec(Metadata, 0), { topics: null })).toThrow(/topics may not be null in version 0/);
+    expect(requestCodec(Metadata, 1).decode(new Reader(Buffer.from('ffffffff', 'hex'))).topics).toBeNull();
+  });
+
+  it('writes the v4 request with allowAutoTopicCreation after the topics', () => {
+    const bytes = encode(requestCodec(Metadata, 4), { topics: [{ name: 'a' }], allowAutoTopicCreation: false });
+    expect(bytes.toString('hex')).toBe(hex('00000001 0001 61 00'));
+  });
+
+  it('writes the v9 request compactly, with tag sections and a root tagged field', () => {
+    const bytes = encode(requestCodec(Metadata, 9), {
+      topics: [{ name: 'a' }],
+      allowAutoTopicCreation: true,
+      includeClusterAuthorizedOperations: false,
+      includeTopicAuthorizedOperations: true,
+      _unknownTaggedFields: [{ tag: 5, data: Buffer.from([0xbe, 0xef]) }],
+    });
+    // count+1 | name len+1, 'a' | topic tags | auto | cluster ops | topic ops | 1 tag: #5, 2 bytes
+    expect(bytes.toString('hex')).toBe(hex('02 0261 00 01 00 01 01 05 02 beef'));
+    const back = requestCodec(Metadata, 9).decode(new Reader(bytes));
+    expect(back._unknownTaggedFields).toEqual([{ tag: 5, data: Buffer.from([0xbe, 0xef]) }]);
+    expect(back.topics).toEqual([{ topicId: ZERO_ID, name: 'a', _unknownTaggedFields: undefined }]);
+  });
+
+  it('writes the v12 request by topic id with a null name and no cluster-operations flag', () => {
+    const bytes = encode(requestCodec(Metadata, 12), {
+      topics: [{ topicId: TOPIC_ID, name: null }],
+      allowAutoTopicCreation: false,
+      includeTopicAuthorizedOperations: false,
+    });
+    expect(bytes.toString('hex')).toBe(hex(`02 ${ID_HEX} 00 00  00 00 00`));
+  });
+
+  it('writes a minimal v13 response with the top-level error code last', () => {
+    const bytes = encode(responseCodec(Metadata, 13), {
+      throttleTimeMs: 0,
+      brokers: [],
+      clusterId: null,
+      controllerId: -1,
+      topics: [],
+      errorCode: 129, // REBOOTSTRAP_REQUIRED
+    });
+    expect(bytes.toString('hex')).toBe(hex('00000000 01 00 ffffffff 01 0081 00'));
+  });
+
+  it('reads a hand-built v1 response', () => {
+    const bytes = Buffer.from(
+      hex(`
+        00000001 00000007 0002 6831 00002384 ffff
+        00000007
+        00000001 0000 0001 74 01
+          00000001 0000 00000000 00000007 00000001 00000007 00000001 00000007
+      `),
+      'hex',
+    );
+    expect(responseCodec(Metadata, 1).decode(new Reader(bytes))).toEqual({
+      throttleTimeMs: 0,
+      brokers: [{ nodeId: 7, host: 'h1', port: 9092, rack: null }],
+      clusterId: null,
+      controllerId: 7,
+      topics: [
+        {
+          errorCode: 0,
+          name: 't',
+          topicId: ZERO_ID,
+          isInternal: true,
+          partitions: [
+            {
+              errorCode: 0,
+              partitionIndex: 0,
+              leaderId: 7,
+              leaderEpoch: -1,
+              replicaNodes: [7],
+              isrNodes: [7],
+              offlineReplicas: [],
+            },
+          ],
+          topicAuthorizedOperations: NOT_REQUESTED,
+        },
+      ],
+      clusterAuthorizedOperations: NOT_REQUESTED,
+      errorCode: 0,
+    });
+  });
+
+  it('refuses request fields a version cannot carry instead of dropping them', () => {
+    // Without v4's flag the broker would auto-create: never send that silently.
+    expect(() => encode(requestCodec(Metadata, 3), { topics: [], allowAutoTopicCreation: false })).toThrow(
+      /allowAutoTopicCreation is not supported in version 3/,
+    );
+    expect(() => encode(requestCodec(Metadata, 11), { topics: [], includeClusterAuthorizedOperations: true })).toThrow(
+      ProtocolError,
+    );
+    // The topic id is ignorable: dropped before v10.
+    expect(encode(requestCodec(Metadata, 9), { topics: [{ topicId: TOPIC_ID, name: 'a' }] }).toString('hex')).toBe(
+      hex('02 0261 00 01 00 00 00'),
+    );
+  });
+
+  it('reports truncation as a ProtocolError naming the nested field', () => {
+    const codec = responseCodec(Metadata, 10);
+    const bytes = encode(codec, metadataResponse(10));
+    const err = decodeError(() => codec.decode(new Reader(bytes.subarray(0, bytes.length - 12))));
+    expect(err.api).toBe('MetadataResponse');
+    expect(err.version).toBe(10);
+    expect(err.field).toMatch(/^topics\./);
+
+    const v0 = responseCodec(Metadata, 0);
+    // count | nodeId | host 'kafka-1' (2 + 7 bytes) | port: cut 3 bytes into the host, after the
+    // count check (which only needs one element's minimum of 10 bytes) has passed.
+    const full = encode(v0, { brokers: [{ nodeId: 1, host: 'kafka-1', port: 1 }], topics: [] });
+    const e0 = decodeError(() => v0.decode(new Reader(full.subarray(0, 4 + 4 + 2 + 6))));
+    expect(e0).toBeInstanceOf(ProtocolError);
+    expect(e0.field).toBe('brokers.host');
+    expect(e0.message).toMatch(/MetadataResponse v0, field brokers.host/);
+  });
+});
+
+// ------------------------------------------------------------ CreateTopics
+
+function createTopicsRequest(v: number) {
+  return {
+    topics: [
+      {
+        name: 'orders',
+        numPartitions: 6,
+        replicationFactor: 3,
+        assignments: [],
+        configs: [
+          { name: 'cleanup.policy', value: 'compact' },
+          { name: 'retention.ms', value: null },
+        ],
+      },
+      {
+        name: 'placed',
+        numPartitions: -1,
+        replicationFactor: -1,
+        assignments: [
+          { partitionIndex: 0, brokerIds: [1, 2] },
+          { partitionIndex: 1, brokerIds: [2, 3] },
+        ],
+        configs: [],
+      },
+    ],
+    timeoutMs: 30000,
+    validateOnly: when(v, '1+', true, false),
+  };
+}
+
+function createTopicsResponse(v: number): CreateTopicsResponse {
+  return {
+    throttleTimeMs: when(v, '2+', 25, 0),
+    topics: [
+      {
+        name: 'orders',
+        topicId: when(v, '7+', TOPIC_ID, ZERO_ID),
+        errorCode: 0,
+        errorMessage: when(v, '1+', null, ''),
+        topicConfigErrorCode: when(v, '5+', 29, 0), // TOPIC_AUTHORIZATION_FAILED
+        numPartitions: when(v, '5+', 6, -1),
+        replicationFactor: when(v, '5+', 3, -1),
+        configs: when(
+          v,
+          '5+',
+          [
+            { name: 'cleanup.policy', value: 'compact', readOnly: false, configSource: 1, isSensitive: false },
+            { name: 'sasl.jaas.config', value: null, readOnly: true, configSource: 5, isSensitive: true },
+          ],
+          [],
+        ),
+      },
+      {
+        name: 'taken',
+        topicId: ZERO_ID,
+        errorCode: 36, // TOPIC_ALREADY_EXISTS
+        errorMessage: when(v, '1+', "Topic 'taken' already exists.", ''),
+        topicConfigErrorCode: 0,
+        numPartitions: -1,
+        replicationFactor: -1,
+        configs: when(v, '5+', null, []),
+      },
+    ],
+  };
+}
+
+describe('CreateTopics', () => {
+  it.each(versionsOf(CreateTopics))('round-trips a request and a response at v%i', (v) => {
+    const req = requestCodec(CreateTopics, v);
+    const request = createTopicsRequest(v);
+    expect(req.decode(new Reader(encode(req, request)))).toEqual(request);
+
+    const res = responseCodec(CreateTopics, v);
+    const response = createTopicsResponse(v);
+    const reader = new Reader(encode(res, response));
+    expect(res.decode(reader)).toEqual(response);
+    expect(reader.remaining).toBe(0);
+  });
+
+  it('writes the v1 request with validateOnly after timeoutMs', () => {
+    const bytes = encode(requestCodec(CreateTopics, 1), {
+      topics: [
+        {
+          name: 't',
+          numPartitions: 1,
+          replicationFactor: 1,
+          assignments: [{ partitionIndex: 0, brokerIds: [4] }],
+          configs: [{ name: 'k', value: null }],
+        },
+      ],
+      timeoutMs: 5000,
+      validateOnly: true,
+    });
+    expect(bytes.toString('hex')).toBe(
+      hex(`
+        00000001 0001 74 00000001 0001
+          00000001 00000000 00000001 00000004
+          00000001 0001 6b ffff
+        00001388 01
+      `),
+    );
+  });
+
+  it('writes the v5 request compactly and fills in the default timeout', () => {
+    const bytes = encode(requestCodec(CreateTopics, 5), {
+      topics: [{ name: 't', numPartitions: -1, replicationFactor: -1, assignments: [], configs: [] }],
+    });
+    // topics | name | numPartitions | replicationFactor | assignments | configs | topic tags | 60000 | false | tags
+    expect(bytes.toString('hex')).toBe(hex('02 0274 ffffffff ffff 01 01 00 0000ea60 00 00'));
+  });
+
+  it('writes the v5 response with a tagged topicConfigErrorCode in the topic', () => {
+    const codec = responseCodec(CreateTopics, 5);
+    const value = {
+      throttleTimeMs: 0,
+      topics: [
+        {
+          name: 't',
+          errorCode: 0,
+          errorMessage: null,
+          topicConfigErrorCode: 29,
+          numPartitions: 3,
+          replicationFactor: 1,
+          configs: [{ name: 'x', value: 'y', readOnly: false, configSource: 5, isSensitive: false }],
+        },
+      ],
+    };
+    const bytes = encode(codec, value);
+    expect(bytes.toString('hex')).toBe(
+      hex(`
+        00000000 02
+          0274 0000 00 00000003 0001
+          02 0278 0279 00 05 00 00
+          01 00 02 001d
+        00
+      `),
+    );
+    expect(codec.decode(new Reader(bytes))).toEqual({
+      ...value,
+      topics: [{ ...value.topics[0], topicId: ZERO_ID, _unknownTaggedFields: undefined }],
+    });
+    // Left at its default, the tagged field is not written at all.
+    const plain = encode(codec, { topics: [{ ...value.topics[0], topicConfigErrorCode: 0 }] });
+    expect(plain.toString('hex')).toBe(hex('00000000 02 0274 0000 00 00000003 0001 02 0278 0279 00 05 00 00 00 00'));
+  });
+
+  it('writes the v7 response with the topic id after the name', () => {
+    const bytes = encode(responseCodec(CreateTopics, 7), {
+      throttleTimeMs: 0,
+      topics: [{ name: 't', topicId: TOPIC_ID, errorCode: 0, errorMessage: null, configs: null }],
+    });
+    expect(bytes.toString('hex')).toBe(hex(`00000000 02 0274 ${ID_HEX} 0000 00 ffffffff ffff 00 00 00`));
+  });
+
+  it('refuses validateOnly before v1 rather than creating topics for real', () => {
+    expect(() => encode(requestCodec(CreateTopics, 0), { topics: [], validateOnly: true })).toThrow(
+      /validateOnly is not supported in version 0/,
+    );
+    expect(encode(requestCodec(CreateTopics, 0), { topics: [], validateOnly: false }).toString('hex')).toBe(
+      hex('00000000 0000ea60'),
+    );
+  });
+
+  it('reports truncation as a ProtocolError naming the field', () => {
+    const codec = responseCodec(CreateTopics, 6);
+    const one = { topics: [createTopicsResponse(6).topics[0]] };
+    const bytes = encode(codec, one);
+    // throttle | count | name 'orders' (7) | errorCode | null message | then 2 of numPartitions' 4 bytes
+    const err = decodeError(() => codec.decode(new Reader(bytes.subarray(0, 4 + 1 + 7 + 2 + 1 + 2))));
+    expect(err).toMatchObject({ api: 'CreateTopicsResponse', version: 6, field: 'topics.numPartitions' });
+
+    const v2 = responseCodec(CreateTopics, 2);
+    const b2 = encode(v2, createTopicsResponse(2));
+    expect(() => v2.decode(new Reader(b2.subarray(0, b2.length - 1)))).toThrow(
+      /CreateTopicsResponse v2, field topics.errorMessage/,
+    );
+  });
+});
+
+// ------------------------------------------------------------ DeleteTopics
+
+function deleteTopicsRequest(v: number) {
+  return {
+    topics: when(
+      v,
+      '6+',
+      [
+        { name: 'orders', topicId: ZERO_ID },
+        { name: null, topicId: TOPIC_ID },
+      ],
+      [],
+    ),
+    topicNames: when(v, '0-5', ['orders', 'payments'], []),
+    timeoutMs: 15000,
+  };
+}
+
+function deleteTopicsResponse(v: number): DeleteTopicsResponse {
+  return {
+    throttleTimeMs: when(v, '1+', 3, 0),
+    responses: [
+      {
+        name: 'orders',
+        topicId: when(v, '6+', OTHER_ID, ZERO_ID),
+        errorCode: 0,
+        errorMessage: null,
+      },
+      {
+        name: when(v, '6+', null, 'payments'),
+        topicId: when(v, '6+', TOPIC_ID, ZERO_ID),
+        errorCode: when(v, '6+', 100, 3), // UNKNOWN_TOPIC_ID / UNKNOWN_TOPIC_OR_PARTITION
+        errorMessage: when(v, '5+', 'This server does not host this topic ID.', null),
+      },
+    ],
+  };
+}
+
+describe('DeleteTopics', () => {
+  it.each(versionsOf(DeleteTopics))('round-trips a request and a response at v%i', (v) => {
+    const req = requestCodec(DeleteTopics, v);
+    const request = deleteTopicsRequest(v);
+    expect(req.decode(new Reader(encode(req, request)))).toEqual(request);
+
+    const res = responseCodec(DeleteTopics, v);
+    const response = deleteTopicsResponse(v);
+    const reader = new Reader(encode(res, response));
+    expect(res.decode(reader)).toEqual(response);
+    expect(reader.remaining).toBe(0);
+  });
+
+  it('writes the v0 request as a list of names and a timeout', () => {
+    const bytes = encode(requestCodec(DeleteTopics, 0), { topicNames: ['a', 'bc'], timeoutMs: 1000 });
+    expect(bytes.toString('hex')).toBe(hex('00000002 0001 61 0002 6263 000003e8'));
+  });
+
+  it('writes the v4 request with compact strings and a tag section', () => {
+    const bytes = encode(requestCodec(DeleteTopics, 4), { topicNames: ['a', 'bc'], timeoutMs: 1000 });
+    expect(bytes.toString('hex')).toBe(hex('03 0261 03 6263 000003e8 00'));
+  });
+
+  it('writes the v6 request as name-or-id entries', () => {
+    const bytes = encode(requestCodec(DeleteTopics, 6), {
+      topics: [{ topicId: TOPIC_ID }, { name: 'a', topicId: ZERO_ID }],
+      timeoutMs: 1000,
+    });
+    // An entry without a name takes the declared default, null.
+    expect(bytes.toString('hex')).toBe(hex(`03 00 ${ID_HEX} 00 0261 ${'00'.repeat(16)} 00 000003e8 00`));
+  });
+
+  it('writes the v5 response with a nullable error message', () => {
+    const bytes = encode(responseCodec(DeleteTopics, 5), {
+      throttleTimeMs: 0,
+      responses: [{ name: 'a', errorCode: 0 }],
+    });
+    expect(bytes.toString('hex')).toBe(hex('00000000 02 0261 0000 00 00 00'));
+  });
+
+  it('drops the names list after v5 (ignorable) but refuses id entries before v6', () => {
+    expect(encode(requestCodec(DeleteTopics, 6), { topicNames: ['a'], timeoutMs: 0 }).toString('hex')).toBe(
+      hex('01 00000000 00'),
+    );
+    expect(() => encode(requestCodec(DeleteTopics, 5), { topics: [{ topicId: TOPIC_ID }], timeoutMs: 0 })).toThrow(
+      /topics is not supported in version 5/,
+    );
+  });
+
+  it('reports truncation as a ProtocolError naming the field', () => {
+    const codec = responseCodec(DeleteTopics, 6);
+    const bytes = encode(codec, { responses: [deleteTopicsResponse(6).responses[0]] });
+    // throttle | count | name 'orders' (7) | 14 of the topic id's 16 bytes
+    const err = decodeError(() => codec.decode(new Reader(bytes.subarray(0, 4 + 1 + 7 + 14))));
+    expect(err).toMatchObject({ api: 'DeleteTopicsResponse', version: 6, field: 'responses.topicId' });
+
+    const req = requestCodec(DeleteTopics, 3);
+    const b3 = encode(req, { topicNames: ['orders'], timeoutMs: 1 });
+    expect(() => req.decode(new Reader(b3.subarray(0, b3.length - 2)))).toThrow(
+      /DeleteTopicsRequest v3, field timeoutMs/,
+    );
+  });
+});
