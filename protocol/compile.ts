@@ -142,7 +142,11 @@ class Context {
   // ---- decoding ----
 
   private readExpr(t: FieldType, nullable: boolean, flex: boolean, r: string, path: string): string {
-    if (isStruct(t)) return `${this.structFns(t, `${path}.`).decode}(${r})`;
+    if (isStruct(t)) {
+      const decode = `${this.structFns(t, `${path}.`).decode}(${r})`;
+      // A nullable struct carries a presence byte: -1 for null, 1 before a value.
+      return nullable ? `(${r}.int8() < 0 ? null : ${decode})` : decode;
+    }
     if (isArray(t)) {
       const n = this.id('n');
       const a = this.id('a');
@@ -218,7 +222,10 @@ class Context {
     const nullCheck = nullable
       ? ''
       : `if (${x} === null) throw new ProtocolError(${JSON.stringify(`${fieldName} may not be null in version ${this.version}`)}, CTX);`;
-    if (isStruct(t)) return `${nullCheck} ${this.structEncoder(t, `${fieldName}.`)}(${w}, ${x} ?? {});`;
+    if (isStruct(t)) {
+      const encode = `${this.structEncoder(t, `${fieldName}.`)}(${w}, ${x} ?? {});`;
+      return nullable ? `if (${x} == null) ${w}.int8(-1); else { ${w}.int8(1); ${encode} }` : `${nullCheck} ${encode}`;
+    }
     if (isArray(t)) {
       const len = flex ? `${w}.uvarint(${x}.length + 1)` : `${w}.int32(${x}.length)`;
       const nul = flex ? `${w}.uvarint(0)` : `${w}.int32(-1)`;

@@ -1,0 +1,52 @@
+import { array, field, type MessageDef, type StructInput, type StructValue, structs } from '../schema.js';
+
+/**
+ * The classic consumer protocol's embedded messages: not APIs of their own
+ * but the opaque bytes that JoinGroup (`protocols[].metadata`) and SyncGroup
+ * (`assignment`) carry for protocol type "consumer". Each is written after an
+ * int16 version prefix, and a reader must accept versions newer than it
+ * knows (reading the fields it knows), so the prefix is not part of these
+ * definitions. Never flexible. Same versions on Kafka 3.9 and 4.x.
+ */
+
+/** What a member subscribes to; sent in JoinGroup. */
+export const ConsumerProtocolSubscription = {
+  name: 'ConsumerProtocolSubscription',
+  validVersions: '0-3',
+  flexibleVersions: 'none',
+  fields: [
+    field('topics', array('string'), '0+'),
+    // Assignor-specific; null when the assignor has none.
+    field('userData', 'bytes', '0+', { nullable: '0+', default: null }),
+    // v1+: lets a cooperative assignor keep partitions where they are.
+    field(
+      'ownedPartitions',
+      structs('TopicPartition', [field('topic', 'string', '1+'), field('partitions', array('int32'), '1+')]),
+      '1+',
+      { ignorable: true },
+    ),
+    field('generationId', 'int32', '2+', { default: -1, ignorable: true }),
+    // v3+: for rack-aware assignment (KIP-881).
+    field('rackId', 'string', '3+', { nullable: '3+', default: null, ignorable: true }),
+  ],
+} as const satisfies MessageDef;
+
+/** The partitions assigned to one member; received in SyncGroup. */
+export const ConsumerProtocolAssignment = {
+  name: 'ConsumerProtocolAssignment',
+  validVersions: '0-3',
+  flexibleVersions: 'none',
+  fields: [
+    field(
+      'assignedPartitions',
+      structs('TopicPartition', [field('topic', 'string', '0+'), field('partitions', array('int32'), '0+')]),
+      '0+',
+    ),
+    field('userData', 'bytes', '0+', { nullable: '0+', default: null }),
+  ],
+} as const satisfies MessageDef;
+
+export type ConsumerProtocolSubscriptionValue = StructValue<typeof ConsumerProtocolSubscription.fields>;
+export type ConsumerProtocolSubscriptionInput = StructInput<typeof ConsumerProtocolSubscription.fields>;
+export type ConsumerProtocolAssignmentValue = StructValue<typeof ConsumerProtocolAssignment.fields>;
+export type ConsumerProtocolAssignmentInput = StructInput<typeof ConsumerProtocolAssignment.fields>;
