@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { kafkaMajor } from './versions.js';
+
+/** The test user on the SASL listener; the same password works for PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512. */
+export const SASL_USERNAME = 'tidemark';
+export const SASL_PASSWORD = 'tidemark-secret';
+export const SASL_MECHANISMS = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const;
+export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
+
+/**
+ * Inter-broker traffic stays on PLAINTEXT, so no admin credential is needed by the broker itself.
+ * This second user exists so tests can check that a wrong user / wrong password is refused
+ * while a different, valid user is accepted.
+ */
+export const SASL_ADMIN_USERNAME = 'admin';
+export const SASL_ADMIN_PASSWORD = 'admin-secret';
+
+export const NODE_ID = 1;
+
+/** Kafka's Uuid text form: 16 random bytes, url-safe base64; Kafka never hands out one starting with '-'. */
+export function newClusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
+
+export interface BrokerPorts {
+  plaintext: number;
+  sasl: number;
+  controller: number;
+}
+
+export interface BrokerConfigInput {
+  kafkaVersion: string;
+  ports: BrokerPorts;
+  logDir: string;
+  /** Address the listeners bind to; a container binds all of its own interfaces and is published on loopback. */
+  listenHost?: string;
+}
+
+function jaasValue(s: string): string {
+  return JSON.stringify(s);
+}
+
+export function serverProperties({ kafkaVersion, ports, logDir, listenHost }: BrokerConfigInput): string {
+  const host = '127.0.0.1';
+  const bind = listenHost ?? host;
+  const plainUsers = [
+    [SASL_USERNAME, SASL_PASSWORD],
+    [SASL_ADMIN_USERNAME, SASL_ADMIN_PASSWORD],
+  ]
+    .map(([u, p]) => `user_${u}=${jaasValue(p)}`)
+    .join(' ');
+  const props: Record<string, string | number | boolean> = {
+    'process.roles': 'broker,controller',
+    'node.id': NODE_ID,
+    // A static voter set works the same way on 3.9 and 4.x, so format needs no --standalone.
+    'controller.quorum.voters': `${NODE_ID}@${host}:${ports.controller}`,
+    listeners: `PLAINTEXT://${bind}:${ports.plaintext},SASL_PLAINTEXT://${bind}:${ports.sasl},CONTROLLER://${bind}:${ports.controller}`,
+    'advertised.listeners': `PLAINTEXT://${host}:${ports.plaintext},SASL_PLAINTEXT://${host}:${ports.sasl}`,
+    'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'controller.listener.names': 'CONTROLLER',
+    'inter.broker.listener.name': 'PLAINTEXT',
+    'sasl.enabled.mechanisms': SASL_MECHANISMS.join(','),
+    'listener.name.sasl_plaintext.plain.sasl.jaas.config': `org.apache.kafka.common.security.plain.PlainLoginModule required ${plainUsers};`,
+    // SCRAM credentials live in the metadata log (added at format time), the login module only switches SCRAM on.
+    'listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config':
+      'org.apache.kafka.common.security.scram.ScramLoginModule required;',
+    'listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config':
+      'org.apache.kafka.common.security.scram.ScramLoginModule required;',
+    'log.dirs': logDir,
+    'num.partitions': 1,
+    'default.replication.factor': 1,
+    'offsets.topic.replication.factor': 1,
+    'transaction.state.log.replication.factor': 1,
+    'transaction.state.log.min.isr': 1,
+    'group.initial.rebalance.delay.ms': 0,
+    'auto.create.topics.enable': false,
+  };
+  if (kafkaMajor(kafkaVersion) >= 4) {
+    // Share groups (KIP-932) have their own internal topic; unknown keys only warn on 3.x, but keep its log clean.
+    props['share.coordinator.state.topic.replication.factor'] = 1;
+    props['share.coordinator.state.topic.min.isr'] = 1;
+  }
+  return `${Object.entries(props)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n')}\n`;
+}
+
+/** StorageTool arguments that create the SCRAM users inside the bootstrap metadata (KIP-900, Kafka >= 3.5). */
+export function scramFormatArgs(): string[] {
+  const args: string[] = [];
+  for (const mechanism of ['SCRAM-SHA-256', 'SCRAM-SHA-512']) {
+    for (const [user, password] of [
+      [SASL_USERNAME, SASL_PASSWORD],
+      [SASL_ADMIN_USERNAME, SASL_ADMIN_PASSWORD],
+    ]) {
+      args.push('--add-scram', `${mechanism}=[name=${user},password=${password}]`);
+    }
+  }
+  return args;
+}
+
+/**
+ * One log4j2 config for every Kafka version (the pom puts log4j2 behind slf4j for 3.9 too).
+ * The file name comes from a system property so one config file serves format and server runs.
+ */
+export const LOG4J2_PROPERTIES = `status = warn
+appender.file.type = File
+appender.file.name = FILE
+appender.file.fileName = \${sys:tidemark.log.file}
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = INFO
+rootLogger.appenderRef.file.ref = FILE
+# Per-request and per-partition chatter that would drown what matters when a start fails.
+logger.requestChannel.name = kafka.request.logger
+logger.requestChannel.level = WARN
+logger.authorizer.name = kafka.authorizer.logger
+logger.authorizer.level = WARN
+`;

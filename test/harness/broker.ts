@@ -1,0 +1,281 @@
+/**
+ * A real Kafka broker (KRaft, combined broker+controller) from Maven Central jars, on free loopback ports.
+ * State goes to `.tidemark/broker/<name>/state.json` so `status`/`stop` work from another process.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LOG4J2_PROPERTIES, NODE_ID, newClusterId, scramFormatArgs, serverProperties } from './broker-config.js';
+import { kafkaClasspath } from './classpath.js';
+import { runJava, spawnJava, writeClasspathArgFile } from './java.js';
+import { brokerStateDir, checkBrokerName } from './paths.js';
+import { notReadyReason, probeApiVersions } from './probe.js';
+import { freePorts, isAlive, isOurProcess, sleep, tail, terminate } from './process.js';
+import {
+  type BrokerState,
+  DATA_DIR_PREFIX,
+  listStateNames,
+  readState,
+  removeDataDir,
+  removeState,
+  writeState,
+} from './state.js';
+import { checkKafkaVersion, DEFAULT_KAFKA_VERSION } from './versions.js';
+
+export interface StartBrokerOptions {
+  kafkaVersion?: string;
+  name?: string;
+  /** Survive the starting process (CLI). Otherwise the broker is tied to this process and reaped after it. */
+  detached?: boolean;
+  timeoutMs?: number;
+  /** JVM max heap; 512m is plenty for tests and keeps two brokers affordable on a small machine. */
+  heap?: string;
+}
+
+export interface StartTimings {
+  classpathMs: number;
+  formatMs: number;
+  serverMs: number;
+  totalMs: number;
+}
+
+export interface KafkaBroker {
+  name: string;
+  kafkaVersion: string;
+  bootstrap: string;
+  saslBootstrap: string;
+  pid: number;
+  dataDir: string;
+  logFile: string;
+  timings: StartTimings;
+  stop(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+/** Leaves data and logs behind after stop, for post-mortems. */
+const keepData = () => process.env.TIDEMARK_KEEP_BROKER_DATA === '1';
+
+const owned = new Map<string, { pid: number; dataDir: string }>();
+let exitHookInstalled = false;
+
+/**
+ * A test run that dies without teardown must not leave brokers behind: kill synchronously on exit (only
+ * synchronous work runs in an 'exit' handler), then drop the data. The next run's reaper covers a SIGKILLed run.
+ */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const [name, { pid, dataDir }] of owned) {
+      if (isOurProcess(pid, dataDir)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {}
+      }
+      if (!keepData()) rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+      rmSync(brokerStateDir(name), { recursive: true, force: true });
+    }
+  });
+}
+
+export async function startBroker(options: StartBrokerOptions = {}): Promise<KafkaBroker> {
+  const t0 = Date.now();
+  const kafkaVersion = checkKafkaVersion(options.kafkaVersion ?? DEFAULT_KAFKA_VERSION);
+  const name = checkBrokerName(options.name ?? 'default');
+  const detached = options.detached ?? false;
+  const timeoutMs = options.timeoutMs ?? 120_000;
+
+  const existing = await brokerStatus(name);
+  if (existing) {
+    throw new Error(
+      `broker "${name}" is already running (pid ${existing.pid}, ${existing.bootstrap}); stop it first: npm run broker -- stop --name ${name}`,
+    );
+  }
+  const classpath = await kafkaClasspath(kafkaVersion);
+  const tClasspath = Date.now();
+
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `${DATA_DIR_PREFIX}${name}-`));
+  const configDir = path.join(dataDir, 'config');
+  const logsDir = path.join(dataDir, 'logs');
+  await mkdir(configDir);
+  await mkdir(logsDir);
+  const logFile = path.join(logsDir, 'server.log');
+  let child: ChildProcess | undefined;
+  try {
+    const [plaintext, sasl, controller] = await freePorts(3);
+    const ports = { plaintext, sasl, controller };
+    const serverProps = path.join(configDir, 'server.properties');
+    const log4j = path.join(configDir, 'log4j2.properties');
+    await writeFile(serverProps, serverProperties({ kafkaVersion, ports, logDir: path.join(dataDir, 'kraft') }));
+    await writeFile(log4j, LOG4J2_PROPERTIES);
+    const cpArg = await writeClasspathArgFile(path.join(configDir, 'classpath.args'), classpath);
+    const logArgs = (file: string) => [`-Dlog4j2.configurationFile=${log4j}`, `-Dtidemark.log.file=${file}`];
+
+    // Format is a short-lived JVM: C1 only and a serial GC start it faster than the server settings would.
+    const formatOut = path.join(logsDir, 'format.out');
+    const formatCode = await runJava({
+      cwd: dataDir,
+      outFile: formatOut,
+      args: [
+        '-Xmx256m',
+        '-XX:TieredStopAtLevel=1',
+        '-XX:+UseSerialGC',
+        ...logArgs(path.join(logsDir, 'format.log')),
+        cpArg,
+        'kafka.tools.StorageTool',
+        'format',
+        '--cluster-id',
+        newClusterId(),
+        '--config',
+        serverProps,
+        ...scramFormatArgs(),
+      ],
+    });
+    if (formatCode !== 0) {
+      throw new Error(`kafka-storage format failed (exit ${formatCode}):\n${await tail(formatOut, 20)}`);
+    }
+    const tFormat = Date.now();
+
+    const heap = options.heap ?? '512m';
+    child = await spawnJava({
+      cwd: dataDir,
+      outFile: path.join(logsDir, 'server.out'),
+      detached,
+      // The flags kafka-server-start.sh uses, minus GC logging.
+      args: [
+        `-Xmx${heap}`,
+        `-Xms${heap}`,
+        '-XX:+UseG1GC',
+        '-XX:MaxGCPauseMillis=20',
+        '-XX:InitiatingHeapOccupancyPercent=35',
+        '-XX:+ExplicitGCInvokesConcurrent',
+        '-Djava.awt.headless=true',
+        ...logArgs(logFile),
+        cpArg,
+        'kafka.Kafka',
+        serverProps,
+      ],
+    });
+    child.unref();
+    const pid = child.pid!;
+    const state: BrokerState = {
+      name,
+      kafkaVersion,
+      pid,
+      ports,
+      bootstrap: `${HOST}:${plaintext}`,
+      saslBootstrap: `${HOST}:${sasl}`,
+      dataDir,
+      logFile,
+      startedAt: new Date().toISOString(),
+      ownerPid: detached ? null : process.pid,
+    };
+    // Written before the wait so that a start interrupted midway can still be stopped and cleaned.
+    await writeState(state);
+    if (!detached) {
+      owned.set(name, { pid, dataDir });
+      installExitHook();
+    }
+    await waitUntilReady(state, child, timeoutMs);
+    const tReady = Date.now();
+    return {
+      ...pick(state),
+      timings: {
+        classpathMs: tClasspath - t0,
+        formatMs: tFormat - tClasspath,
+        serverMs: tReady - tFormat,
+        totalMs: tReady - t0,
+      },
+      stop: () => stopBroker(name).then(() => undefined),
+    };
+  } catch (err) {
+    if (child?.pid) await terminate(child.pid, dataDir, 5_000).catch(() => {});
+    owned.delete(name);
+    if ((await readState(name))?.dataDir === dataDir) await removeState(name);
+    if (!keepData()) await removeDataDir(dataDir).catch(() => {});
+    throw err;
+  }
+}
+
+function pick(s: BrokerState) {
+  const { name, kafkaVersion, bootstrap, saslBootstrap, pid, dataDir, logFile } = s;
+  return { name, kafkaVersion, bootstrap, saslBootstrap, pid, dataDir, logFile };
+}
+
+/** Ready = answers ApiVersions, lists itself in Metadata (registered and unfenced), and the SASL port accepts. */
+async function waitUntilReady(state: BrokerState, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'not started';
+  let exit: string | null = null;
+  child.once('exit', (code, signal) => {
+    exit = signal ? `signal ${signal}` : `exit code ${code}`;
+  });
+  while (Date.now() < deadline) {
+    if (exit || !isOurProcess(state.pid, state.dataDir)) {
+      throw new Error(
+        `Kafka ${state.kafkaVersion} broker "${state.name}" died during start (${exit ?? 'gone'}); ` +
+          `log tail (${state.logFile}):\n${await tail(state.logFile)}\n${await tail(path.join(path.dirname(state.logFile), 'server.out'), 10)}`,
+      );
+    }
+    const reason = await notReadyReason(HOST, state.ports.plaintext, state.ports.sasl, NODE_ID);
+    if (reason === null) return;
+    last = reason;
+    await sleep(200);
+  }
+  throw new Error(
+    `Kafka ${state.kafkaVersion} broker "${state.name}" not ready after ${Math.round(timeoutMs / 1000)} s ` +
+      `(last check: ${last}); log tail (${state.logFile}):\n${await tail(state.logFile)}`,
+  );
+}
+
+export interface BrokerStatus extends BrokerState {
+  /** The process is there, but does it answer ApiVersions right now? */
+  answering: boolean;
+}
+
+/** The running broker called name, or null. A state file whose process is gone is cleaned up on the way. */
+export async function brokerStatus(name = 'default'): Promise<BrokerStatus | null> {
+  const state = await readState(checkBrokerName(name));
+  if (!state) return null;
+  if (!isOurProcess(state.pid, state.dataDir)) {
+    await cleanUp(state);
+    return null;
+  }
+  const answering = await probeApiVersions(HOST, state.ports.plaintext, 1_000).then(
+    (r) => r.errorCode === 0,
+    () => false,
+  );
+  return { ...state, answering };
+}
+
+/** Stops the broker called name and removes its data. Resolves false when there was none. */
+export async function stopBroker(name = 'default'): Promise<boolean> {
+  const state = await readState(checkBrokerName(name));
+  if (!state) return false;
+  await terminate(state.pid, state.dataDir);
+  owned.delete(name);
+  await cleanUp(state);
+  return true;
+}
+
+async function cleanUp(state: BrokerState): Promise<void> {
+  if (!keepData()) await removeDataDir(state.dataDir).catch(() => {});
+  await removeState(state.name);
+}
+
+/** Stops brokers whose owning test run died without teardown, and forgets state whose process is gone. */
+export async function reapOrphanedBrokers(): Promise<string[]> {
+  const reaped: string[] = [];
+  for (const name of await listStateNames()) {
+    const state = await readState(name).catch(() => null);
+    if (!state) continue;
+    const orphan = state.ownerPid !== null && !isAlive(state.ownerPid);
+    if (orphan || !isOurProcess(state.pid, state.dataDir)) {
+      await stopBroker(name);
+      reaped.push(name);
+    }
+  }
+  return reaped;
+}

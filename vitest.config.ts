@@ -1,0 +1,49 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects, all run by `vitest run` (npm test):
+ * - unit: codecs and logic, no broker, fast;
+ * - integration: real Kafka brokers (4.x and 3.9) started once per run by the global setup;
+ * - conformance: Kafka's own Java serializers as the oracle (Java + Maven, no broker).
+ * `vitest run --project unit` runs only the first and starts nothing.
+ */
+export default defineConfig({
+  test: {
+    // Teardown stops the brokers: a clean Kafka shutdown takes seconds, and SIGKILL follows only after 15 s.
+    teardownTimeout: 60_000,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/harness/global-setup.ts'],
+          // Two JVM brokers already share a small machine: test files run one after another in one fork.
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'conformance',
+          include: ['test/conformance/**/*.test.ts'],
+          environment: 'node',
+          // The first run compiles and starts a JVM oracle.
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+    ],
+  },
+});
