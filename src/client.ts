@@ -1,0 +1,95 @@
+import { TopicAdmin } from './admin/topics.js';
+import { parseBrokerAddress } from './cluster/address.js';
+import { Cluster } from './cluster/cluster.js';
+import type { ClusterMetadata } from './cluster/metadata.js';
+import { type BrokerAddress, ConfigError } from './network/errors.js';
+
+export interface ClientConfig {
+  /** Brokers to start from: `host:port` strings, or one comma-separated string. */
+  bootstrap: string | readonly string[];
+  /** Sent with every request; brokers log it and apply quotas by it. Default `tidemark`. */
+  clientId?: string;
+  /** How long a request may wait for its response. Default 30 000. */
+  requestTimeoutMs?: number;
+  /** How long opening a TCP connection may take. Default 10 000. */
+  connectTimeoutMs?: number;
+  /** Largest response accepted; a larger size prefix fails the connection. Default 100 MiB. */
+  maxResponseBytes?: number;
+  /** Cached topic metadata older than this is refreshed before use. Default 300 000. */
+  metadataMaxAgeMs?: number;
+}
+
+const INT32_MAX = 2 ** 31 - 1;
+
+const NUMERIC_LIMITS = {
+  requestTimeoutMs: [1, INT32_MAX],
+  connectTimeoutMs: [1, INT32_MAX],
+  // The size prefix is an int32, so no response can be larger anyway.
+  maxResponseBytes: [1, INT32_MAX],
+  metadataMaxAgeMs: [0, Number.MAX_SAFE_INTEGER],
+} as const;
+
+const KNOWN_OPTIONS = new Set(['bootstrap', 'clientId', ...Object.keys(NUMERIC_LIMITS)]);
+
+interface ValidConfig extends Omit<ClientConfig, 'bootstrap'> {
+  bootstrap: BrokerAddress[];
+}
+
+/** Checks every option and throws ConfigError naming the first bad one; unknown names are errors, to catch typos. */
+export function validateConfig(config: unknown): ValidConfig {
+  if (typeof config !== 'object' || config === null) throw new ConfigError('config', 'expected an object');
+  const c = config as Record<string, unknown>;
+  for (const key of Object.keys(c)) if (!KNOWN_OPTIONS.has(key)) throw new ConfigError(key, 'unknown option');
+
+  const raw = typeof c.bootstrap === 'string' ? c.bootstrap.split(',').map((s) => s.trim()) : c.bootstrap;
+  if (!Array.isArray(raw) || raw.length === 0) {
+    throw new ConfigError('bootstrap', 'expected at least one "host:port"');
+  }
+  const bootstrap = raw.map((entry, i) => parseBrokerAddress(entry, `bootstrap[${i}]`));
+
+  if (c.clientId !== undefined) {
+    if (typeof c.clientId !== 'string') throw new ConfigError('clientId', 'expected a string');
+    if (Buffer.byteLength(c.clientId) > 0x7fff) throw new ConfigError('clientId', 'longer than 32767 bytes');
+  }
+  for (const [key, [min, max]] of Object.entries(NUMERIC_LIMITS)) {
+    const value = c[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      throw new ConfigError(key, `expected an integer from ${min} to ${max}, got ${String(value)}`);
+    }
+  }
+  return { ...(c as unknown as ClientConfig), bootstrap };
+}
+
+/**
+ * The entry point: one client per application and cluster. Connects lazily, on the first call that needs the
+ * cluster.
+ */
+export class Client {
+  readonly admin: TopicAdmin;
+  /** Connections and metadata, for code that speaks to brokers directly. */
+  readonly cluster: Cluster;
+
+  constructor(config: ClientConfig) {
+    const valid = validateConfig(config);
+    this.cluster = new Cluster({
+      bootstrap: valid.bootstrap,
+      clientId: valid.clientId,
+      requestTimeoutMs: valid.requestTimeoutMs,
+      connectTimeoutMs: valid.connectTimeoutMs,
+      maxResponseBytes: valid.maxResponseBytes,
+      metadataMaxAgeMs: valid.metadataMaxAgeMs,
+    });
+    this.admin = new TopicAdmin(this.cluster, { requestTimeoutMs: valid.requestTimeoutMs });
+  }
+
+  /** Brokers, controller and topics: every topic without `topics`, else the named ones (errors included). */
+  metadata(options: { topics?: readonly string[] } = {}): Promise<ClusterMetadata> {
+    return this.cluster.metadata({ topics: options.topics ?? null });
+  }
+
+  /** Closes every connection; pending calls reject with ConnectionError. */
+  close(): Promise<void> {
+    return this.cluster.close();
+  }
+}

@@ -1,0 +1,193 @@
+import { TidemarkError } from '../../codecs/errors.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
+import { isKafkaError, kafkaError } from '../../protocol/kafka-error.js';
+import type { Connection } from '../network/connection.js';
+import { type BrokerAddress, ConnectionError, formatAddress, RequestTimeoutError } from '../network/errors.js';
+import { parseBrokerAddress } from './address.js';
+import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF, sleep } from './backoff.js';
+import { BrokerPool, type PoolConnectionOptions } from './broker-pool.js';
+import { BrokerNotFoundError } from './errors.js';
+import {
+  type ClusterMetadata,
+  fetchMetadata,
+  isStaleMetadataCode,
+  type MetadataQuery,
+  type PartitionMetadata,
+} from './metadata.js';
+import { MetadataCache } from './metadata-cache.js';
+
+export interface ClusterOptions extends PoolConnectionOptions {
+  /** `host:port` strings (or parsed addresses); tried in order until one answers. */
+  bootstrap: readonly (string | BrokerAddress)[];
+  metadataMaxAgeMs?: number;
+  /** Delays between reconnect and retry attempts. */
+  backoff?: BackoffOptions;
+  /** How long to keep retrying the bootstrap addresses and metadata requests before giving up. */
+  retryTimeoutMs?: number;
+}
+
+const DEFAULT_RETRY_TIMEOUT_MS = 30_000;
+
+/**
+ * The cluster as the client sees it: a pool with one connection per broker, and a metadata cache that knows
+ * which broker leads which partition. Every layer above asks here for the connection it needs.
+ */
+export class Cluster {
+  readonly pool: BrokerPool;
+  readonly metadataCache: MetadataCache;
+  private readonly bootstrap: BrokerAddress[];
+  private readonly backoff: BackoffOptions;
+  private readonly retryTimeoutMs: number;
+  private closed = false;
+  /** Cuts short any retry wait when the cluster is closed. */
+  private readonly closing = new AbortController();
+
+  constructor(options: ClusterOptions) {
+    if (options.bootstrap.length === 0) throw new TidemarkError('at least one bootstrap address is needed');
+    this.bootstrap = options.bootstrap.map((a) => (typeof a === 'string' ? parseBrokerAddress(a) : { ...a }));
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.retryTimeoutMs = options.retryTimeoutMs ?? options.requestTimeoutMs ?? DEFAULT_RETRY_TIMEOUT_MS;
+    const { bootstrap: _b, metadataMaxAgeMs, backoff: _bo, retryTimeoutMs: _r, ...connectionOptions } = options;
+    this.pool = new BrokerPool(connectionOptions, this.backoff);
+    this.metadataCache = new MetadataCache((topics) => this.fetchFromAnyBroker(topics), metadataMaxAgeMs);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /**
+   * Cluster metadata. Topic names only (or nothing, for every topic) go through the cache and refresh it; a
+   * forced version, topic ids or an abort signal send the request directly and leave the cache alone.
+   */
+  metadata(query: MetadataQuery = {}): Promise<ClusterMetadata> {
+    if (query.version === undefined && query.topicIds === undefined && query.signal === undefined) {
+      return this.metadataCache.refresh(query.topics ?? null);
+    }
+    return this.anyConnection().then((connection) => fetchMetadata(connection, query));
+  }
+
+  /** The partition's current metadata; refreshed once if it has no leader or is unknown. */
+  async partitionMetadata(topic: string, partition: number): Promise<PartitionMetadata> {
+    for (let attempt = 0; ; attempt++) {
+      const t = await this.metadataCache.topic(topic);
+      const p = t.partitions.find((x) => x.partition === partition);
+      if (p !== undefined && p.leader >= 0 && p.error === undefined) return p;
+      if (attempt > 0) {
+        if (p === undefined) {
+          throw kafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, { context: { api: 'Metadata', topic, partition } });
+        }
+        throw p.error ?? kafkaError(ErrorCode.LEADER_NOT_AVAILABLE, { context: { api: 'Metadata', topic, partition } });
+      }
+      this.metadataCache.invalidate(topic);
+    }
+  }
+
+  /** The connection to the partition's leader. */
+  async leaderFor(topic: string, partition: number): Promise<Connection> {
+    const p = await this.partitionMetadata(topic, partition);
+    return this.connectionTo(p.leader);
+  }
+
+  /** The connection to a broker by node id; refreshes metadata once if the id is not known. */
+  async connectionTo(nodeId: number): Promise<Connection> {
+    this.throwIfClosed();
+    let broker = this.metadataCache.broker(nodeId);
+    if (broker === undefined) {
+      await this.metadataCache.refresh([]);
+      broker = this.metadataCache.broker(nodeId);
+      if (broker === undefined) throw new BrokerNotFoundError(nodeId);
+    }
+    return this.pool.get({ host: broker.host, port: broker.port, nodeId });
+  }
+
+  /** The broker metadata names as controller (in KRaft, any broker, which forwards to the quorum). */
+  async controllerConnection(): Promise<Connection> {
+    const md = this.metadataCache.metadata ?? (await this.metadataCache.refresh([]));
+    return md.controllerId >= 0 ? this.connectionTo(md.controllerId) : this.anyConnection();
+  }
+
+  /**
+   * Some open connection: the least busy one already open, else a known broker, else a bootstrap address.
+   * Used for requests any broker can answer (metadata, admin requests forwarded to the controller).
+   */
+  async anyConnection(): Promise<Connection> {
+    this.throwIfClosed();
+    const ready = this.pool.readyConnections();
+    if (ready.length > 0) return ready.reduce((a, b) => (b.pendingRequests < a.pendingRequests ? b : a));
+    const known = [...(this.metadataCache.metadata?.brokers.values() ?? [])].sort(
+      (a, b) => this.pool.backoffRemaining(a) - this.pool.backoffRemaining(b),
+    );
+    for (const broker of known) {
+      if (this.pool.backoffRemaining(broker) > 0) break;
+      try {
+        return await this.pool.get(broker);
+      } catch (err) {
+        if (this.closed) throw err;
+      }
+    }
+    return this.bootstrapConnection();
+  }
+
+  /**
+   * Tells the cache what a failed request learned: a leadership or connection error makes the topic's (or,
+   * without a topic, every) cached leader suspect.
+   */
+  noteError(err: unknown, topic?: string): void {
+    const stale =
+      (isKafkaError(err) && isStaleMetadataCode(err.code)) ||
+      err instanceof ConnectionError ||
+      err instanceof RequestTimeoutError;
+    if (stale) this.metadataCache.invalidate(topic);
+  }
+
+  /** Closes every connection; pending requests reject with ConnectionError, and so does any later call. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.closing.abort(new ConnectionError('the client is closed', undefined, { retriable: false }));
+    await this.pool.close();
+  }
+
+  /** Tries each bootstrap address in turn, round after round, until one answers or the retry time is up. */
+  private async bootstrapConnection(): Promise<Connection> {
+    const deadline = Date.now() + this.retryTimeoutMs;
+    const failures = new Map<string, unknown>();
+    for (;;) {
+      for (const address of this.bootstrap) {
+        if (Date.now() + this.pool.backoffRemaining(address) > deadline) continue;
+        try {
+          return await this.pool.get(address);
+        } catch (err) {
+          if (this.closed) throw err;
+          failures.set(formatAddress(address.host, address.port), err);
+        }
+      }
+      const soonest = Math.min(...this.bootstrap.map((a) => this.pool.backoffRemaining(a)));
+      if (Date.now() + soonest > deadline) break;
+      // Every address failed in this round; wait for the first to come out of its backoff.
+      if (soonest > 0) await sleep(soonest, this.closing.signal);
+    }
+    const detail = [...failures].map(([address, err]) => `${address}: ${(err as Error).message}`).join('; ');
+    throw new ConnectionError(`no bootstrap broker answered within ${this.retryTimeoutMs} ms (${detail})`, undefined, {
+      cause: new AggregateError([...failures.values()]),
+    });
+  }
+
+  /** One metadata request, retried on another connection after a transport failure. */
+  private async fetchFromAnyBroker(topics: string[] | null): Promise<ClusterMetadata> {
+    const deadline = Date.now() + this.retryTimeoutMs;
+    for (let failures = 1; ; failures++) {
+      try {
+        return await fetchMetadata(await this.anyConnection(), { topics });
+      } catch (err) {
+        const transient = err instanceof ConnectionError || err instanceof RequestTimeoutError;
+        if (this.closed || !transient || !err.retriable || Date.now() >= deadline) throw err;
+        await sleep(backoffDelay(failures, this.backoff), this.closing.signal);
+      }
+    }
+  }
+
+  private throwIfClosed(): void {
+    if (this.closed) throw new ConnectionError('the client is closed', undefined, { retriable: false });
+  }
+}

@@ -1,0 +1,120 @@
+import { ProtocolError, TidemarkError } from '../../codecs/errors.js';
+
+/** Where a connection goes: `host:port`, plus the broker's node id once metadata has named it. */
+export interface BrokerAddress {
+  host: string;
+  port: number;
+  nodeId?: number;
+}
+
+export function formatAddress(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/**
+ * The connection to a broker failed, closed, or lost track of its stream. Retriable unless the broker's bytes
+ * themselves were unacceptable (a frame larger than allowed): a new connection gets a fresh stream.
+ */
+export class ConnectionError extends TidemarkError {
+  override name = 'ConnectionError';
+  /** `host:port` of the broker; undefined when no single broker is to blame (e.g. the client was closed). */
+  readonly broker: string | undefined;
+  readonly nodeId: number | undefined;
+
+  constructor(message: string, broker: BrokerAddress | undefined, options?: { cause?: unknown; retriable?: boolean }) {
+    const address = broker === undefined ? undefined : formatAddress(broker.host, broker.port);
+    const who = broker?.nodeId === undefined ? address : `${address} (node ${broker.nodeId})`;
+    super(who === undefined ? message : `${message} [broker ${who}]`, {
+      cause: options?.cause,
+      retriable: options?.retriable ?? true,
+    });
+    this.broker = address;
+    this.nodeId = broker?.nodeId;
+  }
+}
+
+/** No response arrived within the request's timeout; the connection stays usable. */
+export class RequestTimeoutError extends TidemarkError {
+  override name = 'RequestTimeoutError';
+
+  constructor(
+    readonly api: string,
+    readonly version: number,
+    readonly correlationId: number,
+    readonly timeoutMs: number,
+    readonly broker: string,
+  ) {
+    super(
+      `${api} v${version} request (correlation id ${correlationId}) got no response from ${broker} within ${timeoutMs} ms`,
+      { retriable: true },
+    );
+  }
+}
+
+/** The caller's AbortSignal fired before the response arrived. */
+export class RequestAbortedError extends TidemarkError {
+  override name = 'RequestAbortedError';
+
+  constructor(
+    readonly api: string,
+    readonly correlationId: number | undefined,
+    reason: unknown,
+  ) {
+    super(`${api} request was aborted`, { cause: reason });
+  }
+}
+
+export interface VersionSpan {
+  min: number;
+  max: number;
+}
+
+/**
+ * The broker and tidemark share no version of an API, or a forced version is outside what one of them speaks.
+ * `broker` is undefined when the broker does not offer the API at all.
+ */
+export class UnsupportedVersionError extends TidemarkError {
+  override name = 'UnsupportedVersionError';
+
+  constructor(
+    readonly api: string,
+    readonly apiKey: number,
+    readonly client: VersionSpan,
+    readonly broker: VersionSpan | undefined,
+    readonly requestedVersion?: number,
+    brokerAddress?: string,
+  ) {
+    const theirs = broker === undefined ? 'does not offer it' : `speaks v${broker.min}-${broker.max}`;
+    const at = brokerAddress === undefined ? 'the broker' : `broker ${brokerAddress}`;
+    const asked = requestedVersion === undefined ? 'no common version' : `v${requestedVersion} was requested`;
+    super(`${api} (key ${apiKey}): ${asked}; tidemark speaks v${client.min}-${client.max}, ${at} ${theirs}`);
+  }
+}
+
+/** A client option is missing, of the wrong type, or out of range. Thrown synchronously, never retriable. */
+export class ConfigError extends TidemarkError {
+  override name = 'ConfigError';
+
+  constructor(
+    readonly option: string,
+    problem: string,
+  ) {
+    super(`invalid option ${option}: ${problem}`);
+  }
+}
+
+/** A response size prefix that is negative or above the configured maximum; nothing was allocated for it. */
+export class FrameSizeError extends ProtocolError {
+  override name = 'FrameSizeError';
+
+  constructor(
+    readonly size: number,
+    readonly maxBytes: number,
+  ) {
+    super(
+      size < 0
+        ? `response size prefix is negative (${size})`
+        : `response of ${size} bytes exceeds the maximum response size of ${maxBytes} bytes`,
+    );
+  }
+}

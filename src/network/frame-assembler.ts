@@ -1,0 +1,79 @@
+import { FrameSizeError } from './errors.js';
+
+const SIZE_PREFIX_BYTES = 4;
+
+/**
+ * Cuts a byte stream into Kafka frames (a 4-byte big-endian size, then that many bytes).
+ *
+ * A frame that lies inside one chunk is handed out as a view of the chunk, with no copy. A frame that spans
+ * chunks is copied into one buffer allocated at exactly its size when its size prefix is read, so assembly
+ * never reallocates. The size is checked against `maxFrameBytes` before anything is allocated, so a hostile
+ * or confused peer cannot make us reserve gigabytes.
+ */
+export class FrameAssembler {
+  private readonly sizeBytes = Buffer.alloc(SIZE_PREFIX_BYTES);
+  private sizeFilled = 0;
+  /** The frame being assembled across chunks, if any. */
+  private partial: Buffer | undefined;
+  private partialFilled = 0;
+
+  constructor(
+    private readonly maxFrameBytes: number,
+    private readonly onFrame: (frame: Buffer) => void,
+  ) {}
+
+  /** Bytes received of a frame not yet complete (prefix included); non-zero means the stream stopped mid-frame. */
+  get bufferedBytes(): number {
+    return this.partial === undefined ? this.sizeFilled : SIZE_PREFIX_BYTES + this.partialFilled;
+  }
+
+  /** Feeds one chunk; calls `onFrame` for every frame it completes. Throws FrameSizeError on an invalid size. */
+  push(chunk: Buffer): void {
+    let offset = 0;
+    const end = chunk.length;
+    while (offset < end) {
+      if (this.partial !== undefined) {
+        const n = Math.min(this.partial.length - this.partialFilled, end - offset);
+        chunk.copy(this.partial, this.partialFilled, offset, offset + n);
+        this.partialFilled += n;
+        offset += n;
+        if (this.partialFilled === this.partial.length) {
+          const frame = this.partial;
+          this.partial = undefined;
+          this.partialFilled = 0;
+          this.onFrame(frame);
+        }
+        continue;
+      }
+
+      let size: number;
+      if (this.sizeFilled === 0 && end - offset >= SIZE_PREFIX_BYTES) {
+        size = chunk.readInt32BE(offset);
+        offset += SIZE_PREFIX_BYTES;
+      } else {
+        const n = Math.min(SIZE_PREFIX_BYTES - this.sizeFilled, end - offset);
+        chunk.copy(this.sizeBytes, this.sizeFilled, offset, offset + n);
+        this.sizeFilled += n;
+        offset += n;
+        if (this.sizeFilled < SIZE_PREFIX_BYTES) return;
+        this.sizeFilled = 0;
+        size = this.sizeBytes.readInt32BE(0);
+      }
+      this.checkSize(size);
+
+      if (end - offset >= size) {
+        const frame = chunk.subarray(offset, offset + size);
+        offset += size;
+        this.onFrame(frame);
+      } else {
+        // allocUnsafeSlow: its own ArrayBuffer of exactly `size` bytes, not a slice of Node's shared pool.
+        this.partial = Buffer.allocUnsafeSlow(size);
+        this.partialFilled = 0;
+      }
+    }
+  }
+
+  private checkSize(size: number): void {
+    if (size < 0 || size > this.maxFrameBytes) throw new FrameSizeError(size, this.maxFrameBytes);
+  }
+}

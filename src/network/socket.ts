@@ -1,0 +1,35 @@
+import { connect as netConnect, type Socket } from 'node:net';
+
+export interface SocketTarget {
+  host: string;
+  port: number;
+  /** Fails the attempt when the connection is not up within this time. */
+  timeoutMs: number;
+}
+
+/**
+ * Opens a connected socket. This is the seam where transport security plugs in: a TLS factory resolves with a
+ * `tls.TLSSocket` (a `net.Socket` subclass) once the handshake is done, and the connection code is unchanged.
+ */
+export type SocketFactory = (target: SocketTarget) => Promise<Socket>;
+
+/** Plain TCP with Nagle off: requests are written in one vectored write each, so coalescing only adds latency. */
+export const tcpSocketFactory: SocketFactory = ({ host, port, timeoutMs }) =>
+  new Promise<Socket>((resolve, reject) => {
+    const socket = netConnect({ host, port, noDelay: true });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`connect timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onError = (err: Error) => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(err);
+    };
+    socket.once('error', onError);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.off('error', onError);
+      resolve(socket);
+    });
+  });
