@@ -221,7 +221,7 @@ class Context {
   private writeStmt(t: FieldType, nullable: boolean, flex: boolean, x: string, w: string, fieldName: string): string {
     const nullCheck = nullable
       ? ''
-      : `if (${x} === null) throw new ProtocolError(${JSON.stringify(`${fieldName} may not be null in version ${this.version}`)}, CTX);`;
+      : `if (${x} === null) throw new ProtocolError(${JSON.stringify(`${fieldName} may not be null in version ${this.version}`)}, { ...CTX, field: ${JSON.stringify(fieldName)} });`;
     if (isStruct(t)) {
       const encode = `${this.structEncoder(t, `${fieldName}.`)}(${w}, ${x} ?? {});`;
       return nullable ? `if (${x} == null) ${w}.int8(-1); else { ${w}.int8(1); ${encode} }` : `${nullCheck} ${encode}`;
@@ -274,7 +274,7 @@ class Context {
       const x = `v[${JSON.stringify(f.name)}]`;
       const reason = `${path}${f.name} is not supported in version ${this.version}`;
       body.push(
-        `if (${x} !== undefined && !${isDefaultExpr(f, x, this)}) throw new ProtocolError(${JSON.stringify(reason)}, CTX);`,
+        `if (${x} !== undefined && !${isDefaultExpr(f, x, this)}) throw new ProtocolError(${JSON.stringify(reason)}, { ...CTX, field: ${JSON.stringify(path + f.name)} });`,
       );
     }
     for (const f of l.regular) {

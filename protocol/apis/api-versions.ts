@@ -6,7 +6,10 @@ export const ApiVersions = defineApi({
   key: 18,
   versions: '0-4',
   flexible: '3+',
-  request: [field('clientSoftwareName', 'string', '3+'), field('clientSoftwareVersion', 'string', '3+')],
+  request: [
+    field('clientSoftwareName', 'string', '3+', { ignorable: true }),
+    field('clientSoftwareVersion', 'string', '3+', { ignorable: true }),
+  ],
   response: [
     field('errorCode', 'int16', '0+'),
     field(

@@ -3,6 +3,7 @@ import { ProtocolError } from '../../../codecs/errors.js';
 import { Reader } from '../../../codecs/reader.js';
 import { Writer } from '../../../codecs/writer.js';
 import { ApiVersions } from '../../../protocol/apis/api-versions.js';
+import { Metadata } from '../../../protocol/apis/metadata.js';
 import { requestCodec, responseCodec } from '../../../protocol/codec.js';
 
 function roundTrip<T>(codec: { encode(w: Writer, v: T): void; decode(r: Reader): unknown }, value: T): Buffer {
@@ -62,8 +63,16 @@ describe('compiled ApiVersions codecs', () => {
     expect(() => codec.decode(new Reader(hostile))).toThrow(/array claims 2147483647 elements/);
   });
 
-  it('refuses a non-ignorable field in a version that lacks it', () => {
-    const codec = requestCodec(ApiVersions, 2);
-    expect(() => roundTrip(codec, { clientSoftwareName: 'x' })).toThrow(ProtocolError);
+  it('drops an ignorable field in a version that lacks it, as Kafka does', () => {
+    expect(roundTrip(requestCodec(ApiVersions, 2), { clientSoftwareName: 'x' }).length).toBe(0);
+  });
+
+  it('refuses a non-ignorable field with a non-default value in a version that lacks it', () => {
+    const codec = requestCodec(Metadata, 3);
+    expect(() => roundTrip(codec, { topics: null, allowAutoTopicCreation: false })).toThrow(
+      expect.objectContaining({ name: 'ProtocolError', field: 'allowAutoTopicCreation' }),
+    );
+    // The default value is what the version implies, so it is accepted.
+    expect(roundTrip(codec, { topics: null, allowAutoTopicCreation: true }).toString('hex')).toBe('ffffffff');
   });
 });
