@@ -113,6 +113,12 @@ export class Oracle {
     return answer.json;
   }
 
+  /** Kafka's error table (the `Errors` enum), to check tidemark's against. */
+  async errors(): Promise<Array<{ code: number; name: string; retriable: boolean }>> {
+    const answer = await this.call({ op: 'errors' });
+    return answer.errors as Array<{ code: number; name: string; retriable: boolean }>;
+  }
+
   close(): void {
     if (this.exited === undefined) this.child.stdin.end();
   }

@@ -24,6 +24,7 @@ import org.apache.kafka.common.protocol.ObjectSerializationCache;
  * {"id":1,"op":"encode","message":"MetadataRequest","version":12,"json":{...}} -> {"id":1,"hex":"..."}
  * {"id":2,"op":"decode","message":"MetadataRequest","version":12,"hex":"..."}  -> {"id":2,"json":{...}}
  * {"id":3,"op":"version"}                                                      -> {"id":3,"version":"4.4.0"}
+ * {"id":4,"op":"errors"}  -> {"id":4,"errors":[{"code":-1,"name":"UNKNOWN_SERVER_ERROR","retriable":false},...]}
  * </pre>
  *
  * A failure answers {"id":..,"error":"..."}; the process keeps serving. JSON is
@@ -61,12 +62,25 @@ public final class Oracle {
                 case "encode" -> reply.put("hex", encode(request));
                 case "decode" -> reply.set("json", decode(request));
                 case "version" -> reply.put("version", kafkaVersion());
+                case "errors" -> reply.set("errors", errors());
                 default -> throw new IllegalArgumentException("unknown op " + op);
             }
         } catch (Throwable t) {
             reply.put("error", describe(t));
         }
         return reply;
+    }
+
+    /** Kafka's error table: code, name and whether its exception is retriable. */
+    private static com.fasterxml.jackson.databind.node.ArrayNode errors() {
+        com.fasterxml.jackson.databind.node.ArrayNode list = MAPPER.createArrayNode();
+        for (org.apache.kafka.common.protocol.Errors e : org.apache.kafka.common.protocol.Errors.values()) {
+            ObjectNode row = list.addObject();
+            row.put("code", e.code());
+            row.put("name", e.name());
+            row.put("retriable", e.exception() instanceof org.apache.kafka.common.errors.RetriableException);
+        }
+        return list;
     }
 
     private static String encode(JsonNode request) throws Exception {
