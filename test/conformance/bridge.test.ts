@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writer } from '../../codecs/writer.js';
 import { messageCodec } from '../../protocol/codec.js';
 import { Fetch, Produce } from '../../protocol/index.js';
-import { defineApi, field, structs } from '../../protocol/schema.js';
+import { defineApi, field, type MessageDef, structs } from '../../protocol/schema.js';
 import { parseRange } from '../../protocol/versions.js';
 import { casesFor } from './bytes-check.js';
 import { diffMessage } from './compare.js';
@@ -93,7 +93,7 @@ describe('the bridge to Kafka', () => {
     const oracle = await Oracle.start('4.4.0');
     try {
       const diffs: string[] = [];
-      for (const def of [Fetch.response, Produce.request, Produce.response]) {
+      for (const def of [Fetch.response, Produce.request, Produce.response] as MessageDef[]) {
         const { min, max } = parseRange(def.validVersions);
         for (let v = Math.max(min, 4); v <= max; v++) {
           for (const c of casesFor(def, v, { seed: 5, messages: 3 })) {
