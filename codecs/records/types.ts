@@ -1,0 +1,135 @@
+/** Bits of a RecordBatch v2 `attributes` int16 (legacy messages use the first four). */
+export const BatchAttributes = {
+  compressionMask: 0x07,
+  timestampType: 0x08,
+  transactional: 0x10,
+  control: 0x20,
+  deleteHorizon: 0x40,
+} as const;
+
+/** How a batch's timestamps were assigned: by the producer, or by the broker on append. */
+export const TimestampType = {
+  createTime: 0,
+  logAppendTime: 1,
+} as const;
+export type TimestampTypeId = (typeof TimestampType)[keyof typeof TimestampType];
+
+/**
+ * The `type` in a control record's key (Kafka's ControlRecordType). The
+ * consumer acts on commit/abort markers and hides all of them from users.
+ */
+export const ControlRecordType = {
+  abort: 0,
+  commit: 1,
+  leaderChange: 2,
+  snapshotHeader: 3,
+  snapshotFooter: 4,
+  kraftVersion: 5,
+  kraftVoters: 6,
+} as const;
+
+/** Kafka's sentinel for "no producer id / epoch / sequence" and "no timestamp". */
+export const NO_PRODUCER_ID = -1n;
+export const NO_PRODUCER_EPOCH = -1;
+export const NO_SEQUENCE = -1;
+export const NO_PARTITION_LEADER_EPOCH = -1;
+export const NO_TIMESTAMP = -1;
+
+export interface RecordHeader {
+  key: string;
+  /** A view into the fetched bytes (no copy); null when the header value is null. */
+  value: Buffer | null;
+}
+
+export const EMPTY_HEADERS: readonly RecordHeader[] = Object.freeze([]);
+
+/**
+ * One consumed record. Per record the decoder stores numbers and two views
+ * only: the exact int64 offset is the batch's `baseOffset` (one bigint
+ * shared by all its records) plus `offsetDelta`, added on demand by the
+ * `offset` getter, so records nobody asks the offset of cost no BigInt.
+ * One class with a fixed field order keeps record objects monomorphic.
+ *
+ * Key and value are made eagerly: lazily made views (positions stored,
+ * view built in a getter) measured ~10% faster when only the value is read
+ * but ~15-40% slower when both are, and plain fields are simpler to log,
+ * spread and copy.
+ */
+export class KafkaRecord {
+  constructor(
+    /** The enclosing batch's base offset (shared, not a copy). */
+    readonly baseOffset: bigint,
+    readonly offsetDelta: number,
+    /** Milliseconds since the epoch; -1 when the producer set none (magic 0). */
+    readonly timestamp: number,
+    /** Views into the fetched (or decompressed) bytes, no copies; null when the length was -1. */
+    readonly key: Buffer | null,
+    readonly value: Buffer | null,
+    readonly headers: readonly RecordHeader[],
+  ) {}
+
+  /** The record's exact offset in the partition. */
+  get offset(): bigint {
+    return this.baseOffset + BigInt(this.offsetDelta);
+  }
+}
+
+/**
+ * A record batch (magic 2) or a legacy message set entry (magic 0/1: one
+ * shallow message, which for a compressed wrapper holds many records).
+ * Legacy entries report the v2 sentinels for fields they do not have.
+ */
+export interface RecordBatch {
+  baseOffset: bigint;
+  /** Offset of the last record the producer wrote into the batch (compaction may have removed it). */
+  lastOffset: bigint;
+  /** Bytes of the batch after the 12-byte offset + length prefix. */
+  batchLength: number;
+  partitionLeaderEpoch: number;
+  magic: number;
+  /** The stored checksum: CRC-32C for magic 2, CRC-32 for magic 0/1. */
+  crc: number;
+  attributes: number;
+  /** Codec id (0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd). */
+  compression: number;
+  timestampType: TimestampTypeId;
+  isTransactional: boolean;
+  /** A control batch (transaction marker etc.): its records are not user data. */
+  isControl: boolean;
+  /** ControlRecordType of the batch's control record, or -1 when not a control batch. */
+  controlType: number;
+  hasDeleteHorizonMs: boolean;
+  lastOffsetDelta: number;
+  baseTimestamp: number;
+  maxTimestamp: number;
+  producerId: bigint;
+  producerEpoch: number;
+  baseSequence: number;
+  records: KafkaRecord[];
+}
+
+/** A batch with every field at its "absent" value, filled in by the decoders. */
+export function emptyBatch(baseOffset: bigint, magic: number): RecordBatch {
+  return {
+    baseOffset,
+    lastOffset: baseOffset,
+    batchLength: 0,
+    partitionLeaderEpoch: NO_PARTITION_LEADER_EPOCH,
+    magic,
+    crc: 0,
+    attributes: 0,
+    compression: 0,
+    timestampType: TimestampType.createTime,
+    isTransactional: false,
+    isControl: false,
+    controlType: -1,
+    hasDeleteHorizonMs: false,
+    lastOffsetDelta: 0,
+    baseTimestamp: NO_TIMESTAMP,
+    maxTimestamp: NO_TIMESTAMP,
+    producerId: NO_PRODUCER_ID,
+    producerEpoch: NO_PRODUCER_EPOCH,
+    baseSequence: NO_SEQUENCE,
+    records: [],
+  };
+}
