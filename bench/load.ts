@@ -37,7 +37,7 @@ export async function loadRecords(client: Client, w: Workload, progress: (done: 
       for (let start = first; start < last; start += RECORDS_PER_BATCH) {
         const batch = [];
         for (let i = start; i < Math.min(start + RECORDS_PER_BATCH, last); i++) {
-          batch.push({ key: keyOf(i, w.keyBytes), value: valueOf(i, w.valueBytes) });
+          batch.push({ key: benchKey(i, w.keyBytes), value: benchValue(i, w.valueBytes) });
         }
         const records = encodeRecordBatch(batch);
         const topicRef = version >= 13 ? { topicId: topic.topicId } : { name: w.topic };
@@ -61,13 +61,13 @@ export async function loadRecords(client: Client, w: Workload, progress: (done: 
   );
 }
 
-export function keyOf(i: number, size: number): Buffer {
+export function benchKey(i: number, size: number): Buffer {
   const b = Buffer.alloc(size);
   b.writeUInt32BE(i >>> 0, Math.max(0, size - 4));
   return b;
 }
 
-export function valueOf(i: number, size: number): Buffer {
+export function benchValue(i: number, size: number): Buffer {
   const b = Buffer.alloc(size, 0x61 + (i % 26));
   if (size >= 4) b.writeUInt32BE(i >>> 0, 0);
   return b;

@@ -61,7 +61,7 @@ export function svgChart(title: string, rows: ClientSummary[]): string {
     const y = top + i * (barH + 12);
     const w = scale(r.recordsPerSec);
     return [
-      `<text x="${left - 8}" y="${y + barH / 2 + 5}" text-anchor="end">${escape(r.name)}</text>`,
+      `<text x="${left - 8}" y="${y + barH / 2 + 5}" text-anchor="end">${escapeXml(r.name)}</text>`,
       `<rect x="${left}" y="${y}" width="${w.toFixed(1)}" height="${barH}" fill="${i === 0 ? '#1f6feb' : '#8b949e'}"/>`,
       `<line x1="${(left + scale(r.recordsPerSecMin)).toFixed(1)}" x2="${(left + scale(r.recordsPerSecMax)).toFixed(1)}" y1="${y + barH / 2}" y2="${y + barH / 2}" stroke="#000" stroke-width="1.5"/>`,
       `<text x="${(left + w + 6).toFixed(1)}" y="${y + barH / 2 + 5}">${fmt(r.recordsPerSec / 1e6, 2)} M/s</text>`,
@@ -70,12 +70,12 @@ export function svgChart(title: string, rows: ClientSummary[]): string {
   const height = top + rows.length * (barH + 12) + 20;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="13">`,
-    `<text x="${width / 2}" y="22" text-anchor="middle" font-weight="bold">${escape(title)}</text>`,
+    `<text x="${width / 2}" y="22" text-anchor="middle" font-weight="bold">${escapeXml(title)}</text>`,
     ...bars,
     '</svg>',
   ].join('\n');
 }
 
-function escape(s: string): string {
+function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 }
