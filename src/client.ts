@@ -1,7 +1,11 @@
+import { GroupAdmin } from './admin/groups.js';
+import { Offsets } from './admin/offsets.js';
 import { TopicAdmin } from './admin/topics.js';
 import { parseBrokerAddress } from './cluster/address.js';
 import { Cluster } from './cluster/cluster.js';
 import type { ClusterMetadata } from './cluster/metadata.js';
+import { Coordinators } from './coordinator/coordinators.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './network/connection.js';
 import { type BrokerAddress, ConfigError } from './network/errors.js';
 
 export interface ClientConfig {
@@ -67,11 +71,19 @@ export function validateConfig(config: unknown): ValidConfig {
  */
 export class Client {
   readonly admin: TopicAdmin;
+  /** Consumer-group administration: list, describe with lag, reset, delete, export and import offsets. */
+  readonly groups: GroupAdmin;
+  /** Log offsets (earliest, latest, by time), truncation checks, and committing / reading group offsets. */
+  readonly offsets: Offsets;
+  /** Which broker coordinates which group or transactional id (cached, rediscovered when it moves). */
+  readonly coordinators: Coordinators;
   /** Connections and metadata, for code that speaks to brokers directly. */
   readonly cluster: Cluster;
+  private readonly requestTimeoutMs: number | undefined;
 
   constructor(config: ClientConfig) {
     const valid = validateConfig(config);
+    this.requestTimeoutMs = valid.requestTimeoutMs;
     this.cluster = new Cluster({
       bootstrap: valid.bootstrap,
       clientId: valid.clientId,
@@ -81,6 +93,11 @@ export class Client {
       metadataMaxAgeMs: valid.metadataMaxAgeMs,
     });
     this.admin = new TopicAdmin(this.cluster, { requestTimeoutMs: valid.requestTimeoutMs });
+    const requestTimeoutMs = valid.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.coordinators = new Coordinators(this.cluster, { requestTimeoutMs });
+    const groupContext = { cluster: this.cluster, coordinators: this.coordinators, requestTimeoutMs };
+    this.groups = new GroupAdmin(groupContext);
+    this.offsets = new Offsets(groupContext);
   }
 
   /** Brokers, controller and topics: every topic without `topics`, else the named ones (errors included). */

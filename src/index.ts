@@ -1,7 +1,21 @@
 export { ProtocolError, TidemarkError } from '../codecs/errors.js';
 export { ErrorCode } from '../protocol/error-codes.js';
 export { isKafkaError, KafkaError } from '../protocol/kafka-error.js';
+export type { GroupDescription, GroupMemberDescription } from './admin/describe-groups.js';
 export { TopicErrors } from './admin/errors.js';
+export { GroupNotEmptyError, InvalidOffsetsExportError, NoCommittedOffsetError } from './admin/group-errors.js';
+export type { DescribeGroupOffsetsOptions, GroupOffsetsDescription, PartitionLag } from './admin/group-lag.js';
+export type { GroupAdmin } from './admin/groups.js';
+export type { ListedGroup, ListGroupsOptions } from './admin/list-groups.js';
+export type { OffsetForTime, Offsets, PartitionsOf } from './admin/offsets.js';
+export {
+  type ExportedOffset,
+  type ImportOffsetsOptions,
+  OFFSETS_EXPORT_FORMAT,
+  type OffsetsExport,
+  parseOffsetsExport,
+} from './admin/offsets-json.js';
+export type { ResetOffsetsOptions, ResetPlan, ResetPlanEntry, ResetTarget } from './admin/reset-offsets.js';
 export type {
   CreatedTopic,
   CreateTopicsOptions,
@@ -12,6 +26,7 @@ export type {
   TopicConfigEntry,
 } from './admin/topics.js';
 export { Client, type ClientConfig } from './client.js';
+export { type CallOptions, CallTimeoutError } from './cluster/deadline.js';
 export {
   type BrokerInfo,
   BrokerNotFoundError,
@@ -20,6 +35,32 @@ export {
   type PartitionMetadata,
   type TopicMetadata,
 } from './cluster/index.js';
+export {
+  type IsolationLevel,
+  type ListedOffset,
+  type ListOffsetsOptions,
+  type ListOffsetsQuery,
+  type OffsetSpec,
+  UnsupportedOffsetSpecError,
+} from './cluster/list-offsets.js';
+export type {
+  EpochEndOffset,
+  EpochPosition,
+  EpochQuery,
+  TruncationCheck,
+  TruncationStatus,
+} from './cluster/offset-for-leader-epoch.js';
+export { PartitionErrors, type PartitionFailure, type TopicPartition } from './cluster/partition-errors.js';
+export type {
+  CommitOffsetsOptions,
+  CommittedOffset,
+  FetchOffsetsOptions,
+  GroupMembership,
+  GroupOffsetsQuery,
+  OffsetToCommit,
+} from './commit/index.js';
+export { GroupErrors } from './coordinator/group-errors.js';
+export type { CoordinatorNode, Coordinators, CoordinatorType } from './coordinator/index.js';
 export {
   ConfigError,
   Connection,

@@ -138,26 +138,7 @@ export async function startBroker(options: StartBrokerOptions = {}): Promise<Kaf
     }
     const tFormat = Date.now();
 
-    const heap = options.heap ?? '512m';
-    child = await spawnJava({
-      cwd: dataDir,
-      outFile: path.join(logsDir, 'server.out'),
-      detached,
-      // The flags kafka-server-start.sh uses, minus GC logging.
-      args: [
-        `-Xmx${heap}`,
-        `-Xms${heap}`,
-        '-XX:+UseG1GC',
-        '-XX:MaxGCPauseMillis=20',
-        '-XX:InitiatingHeapOccupancyPercent=35',
-        '-XX:+ExplicitGCInvokesConcurrent',
-        '-Djava.awt.headless=true',
-        ...logArgs(logFile),
-        cpArg,
-        'kafka.Kafka',
-        serverProps,
-      ],
-    });
+    child = await spawnServer(dataDir, options.heap ?? '512m', detached);
     child.unref();
     const pid = child.pid!;
     const state: BrokerState = {
@@ -197,6 +178,57 @@ export async function startBroker(options: StartBrokerOptions = {}): Promise<Kaf
     if (!keepData()) await removeDataDir(dataDir).catch(() => {});
     throw err;
   }
+}
+
+/** Starts the server JVM on a formatted data dir (config, classpath and log files all live in it). */
+function spawnServer(dataDir: string, heap: string, detached: boolean): Promise<ChildProcess> {
+  const configDir = path.join(dataDir, 'config');
+  const logsDir = path.join(dataDir, 'logs');
+  return spawnJava({
+    cwd: dataDir,
+    outFile: path.join(logsDir, 'server.out'),
+    detached,
+    // The flags kafka-server-start.sh uses, minus GC logging.
+    args: [
+      `-Xmx${heap}`,
+      `-Xms${heap}`,
+      '-XX:+UseG1GC',
+      '-XX:MaxGCPauseMillis=20',
+      '-XX:InitiatingHeapOccupancyPercent=35',
+      '-XX:+ExplicitGCInvokesConcurrent',
+      '-Djava.awt.headless=true',
+      `-Dlog4j2.configurationFile=${path.join(configDir, 'log4j2.properties')}`,
+      `-Dtidemark.log.file=${path.join(logsDir, 'server.log')}`,
+      `@${path.join(configDir, 'classpath.args')}`,
+      'kafka.Kafka',
+      path.join(configDir, 'server.properties'),
+    ],
+  });
+}
+
+/**
+ * Stops a broker's process but keeps its data dir, ports and state, so resumeBroker can bring the same broker
+ * (same cluster id, logs and committed offsets) back: for tests of a coordinator or leader outage.
+ * `kill` sends SIGKILL (a crash) instead of a clean shutdown.
+ */
+export async function haltBroker(name: string, options: { kill?: boolean } = {}): Promise<void> {
+  const state = await readState(checkBrokerName(name));
+  if (!state) throw new Error(`no broker called "${name}"`);
+  if (options.kill && isOurProcess(state.pid, state.dataDir)) process.kill(state.pid, 'SIGKILL');
+  await terminate(state.pid, state.dataDir);
+}
+
+/** Starts a halted broker again on its data dir and ports; resolves once it is ready. */
+export async function resumeBroker(name: string, options: { heap?: string; timeoutMs?: number } = {}): Promise<void> {
+  const state = await readState(checkBrokerName(name));
+  if (!state) throw new Error(`no broker called "${name}"`);
+  if (isOurProcess(state.pid, state.dataDir)) throw new Error(`broker "${name}" is still running (pid ${state.pid})`);
+  const child = await spawnServer(state.dataDir, options.heap ?? '512m', state.ownerPid === null);
+  child.unref();
+  const resumed: BrokerState = { ...state, pid: child.pid!, startedAt: new Date().toISOString() };
+  await writeState(resumed);
+  if (owned.has(name)) owned.set(name, { pid: resumed.pid, dataDir: resumed.dataDir });
+  await waitUntilReady(resumed, child, options.timeoutMs ?? 120_000);
 }
 
 function pick(s: BrokerState) {

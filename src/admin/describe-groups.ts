@@ -1,0 +1,153 @@
+import type { TidemarkError } from '../../codecs/errors.js';
+import { DescribeGroups, type DescribeGroupsResponse } from '../../protocol/apis/describe-groups.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
+import { kafkaError } from '../../protocol/kafka-error.js';
+import { type CallOptions, Deadline } from '../cluster/deadline.js';
+import type { TopicPartition } from '../cluster/partition-errors.js';
+import { checkGroupId } from '../commit/offset-commit.js';
+import { throwGroupFailures } from '../coordinator/group-errors.js';
+import { type GroupAnswers, perCoordinator } from '../coordinator/per-coordinator.js';
+import type { Connection } from '../network/connection.js';
+import { decodeAssignment, decodeSubscribedTopics } from './consumer-protocol-bytes.js';
+import type { GroupAdminContext } from './group-context.js';
+import { type ListedGroup, listGroupsAt } from './list-groups.js';
+
+export interface GroupMemberDescription {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  /** As the broker saw the member's address, e.g. `/127.0.0.1`. */
+  clientHost: string;
+  /** The partitions assigned to the member (consumer protocol only; empty while it joins). */
+  assignment: TopicPartition[];
+  /** The topics the member subscribed to (consumer protocol only). */
+  subscribedTopics: string[];
+}
+
+export interface GroupDescription {
+  groupId: string;
+  /**
+   * Empty, Stable, PreparingRebalance, CompletingRebalance (classic), Assigning, Reconciling (KIP-848), or Dead
+   * (no such group).
+   */
+  state: string;
+  /** classic or consumer (KIP-848); undefined when the broker does not say (ListGroups before v5). */
+  type: string | undefined;
+  /** `consumer` for consumer groups, empty for a group that only holds committed offsets. */
+  protocolType: string;
+  /** The assignor the members agreed on (classic groups, once stable). */
+  assignor: string;
+  /**
+   * The live members. Undefined for KIP-848 consumer groups, which DescribeGroups does not describe
+   * (ConsumerGroupDescribe is not implemented yet); their state still tells whether they have members.
+   */
+  members: GroupMemberDescription[] | undefined;
+  /** The node id of the group's coordinator. */
+  coordinator: number;
+}
+
+/** Whether a group state means the group has no live members (its offsets may then be changed from outside). */
+export function isInactive(state: string): boolean {
+  return state === 'Empty' || state === 'Dead';
+}
+
+/**
+ * Describes groups at their coordinators (one request per coordinator). A group that does not exist is
+ * described as Dead with no members, on every broker version (Kafka 4.x answers GROUP_ID_NOT_FOUND from v6).
+ */
+export async function describeGroups(
+  ctx: GroupAdminContext,
+  groupIds: readonly string[],
+  options: CallOptions = {},
+): Promise<GroupDescription[]> {
+  for (const g of groupIds) checkGroupId(g);
+  const deadline = Deadline.of('DescribeGroups', options, ctx.requestTimeoutMs);
+  const { results, failures } = await perCoordinator(ctx.coordinators, groupIds, deadline, (connection, node, ids) =>
+    describeAt(connection, node.nodeId, ids, deadline, ctx.requestTimeoutMs),
+  );
+  throwGroupFailures('DescribeGroups', failures, results);
+  return [...new Set(groupIds)].map((g) => results.get(g)!);
+}
+
+async function describeAt(
+  connection: Connection,
+  nodeId: number,
+  groupIds: string[],
+  deadline: Deadline,
+  requestTimeoutMs: number,
+): Promise<GroupAnswers<GroupDescription>> {
+  const version = connection.versionFor(DescribeGroups);
+  const response = await connection.request(
+    DescribeGroups,
+    { groups: groupIds },
+    { ...deadline.requestOptions(requestTimeoutMs), version },
+  );
+  const answers: GroupAnswers<GroupDescription> = new Map();
+  let listed: ListedGroup[] | undefined;
+  for (const g of response.groups) {
+    const unknown = g.errorCode === ErrorCode.GROUP_ID_NOT_FOUND || (g.errorCode === 0 && g.groupState === 'Dead');
+    if (unknown) {
+      // Not a classic group (KIP-848: GROUP_ID_NOT_FOUND from v6, Dead before), or no group at all: the
+      // coordinator's group list tells which.
+      listed ??= await listGroupsAt(connection, nodeId, {}, deadline, requestTimeoutMs);
+      const found = listed.find((l) => l.groupId === g.groupId);
+      answers.set(g.groupId, found === undefined ? dead(g.groupId, nodeId) : fromListing(found));
+      continue;
+    }
+    if (g.errorCode !== 0) {
+      const context = { api: 'DescribeGroups', version, groupId: g.groupId };
+      answers.set(g.groupId, kafkaError(g.errorCode, { message: g.errorMessage, context }) as TidemarkError);
+      continue;
+    }
+    answers.set(g.groupId, fromDescribed(g, nodeId));
+  }
+  return answers;
+}
+
+type DescribedGroup = DescribeGroupsResponse['groups'][number];
+
+function fromDescribed(g: DescribedGroup, nodeId: number): GroupDescription {
+  const consumer = g.protocolType === 'consumer';
+  return {
+    groupId: g.groupId,
+    state: g.groupState,
+    // DescribeGroups describes classic groups only; a KIP-848 group answers GROUP_ID_NOT_FOUND or Dead.
+    type: 'classic',
+    protocolType: g.protocolType,
+    assignor: g.protocolData,
+    members: g.members.map((m) => ({
+      memberId: m.memberId,
+      groupInstanceId: m.groupInstanceId,
+      clientId: m.clientId,
+      clientHost: m.clientHost,
+      assignment: consumer ? orEmpty(() => decodeAssignment(m.memberAssignment)) : [],
+      subscribedTopics: consumer ? orEmpty(() => decodeSubscribedTopics(m.memberMetadata)) : [],
+    })),
+    coordinator: nodeId,
+  };
+}
+
+function fromListing(l: ListedGroup): GroupDescription {
+  return {
+    groupId: l.groupId,
+    state: l.state ?? 'Unknown',
+    type: l.type,
+    protocolType: l.protocolType,
+    assignor: '',
+    members: undefined,
+    coordinator: l.coordinator,
+  };
+}
+
+function dead(groupId: string, nodeId: number): GroupDescription {
+  return { groupId, state: 'Dead', type: undefined, protocolType: '', assignor: '', members: [], coordinator: nodeId };
+}
+
+/** A member whose client put other bytes under protocol type `consumer` is shown without its partitions. */
+function orEmpty<T>(decode: () => T[]): T[] {
+  try {
+    return decode();
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,56 @@
+import type { BackoffOptions } from '../cluster/backoff.js';
+import type { TopicMetadata } from '../cluster/metadata.js';
+import type { Coordinators } from '../coordinator/coordinators.js';
+
+export type { TopicPartition } from '../cluster/partition-errors.js';
+
+/** One partition's position to commit. */
+export interface OffsetToCommit {
+  topic: string;
+  partition: number;
+  /** The next offset to read: the last processed offset + 1. */
+  offset: bigint;
+  /** The leader epoch of the last processed record (KIP-320), so a later reader can detect truncation. */
+  leaderEpoch?: number;
+  /** Free text stored with the offset. */
+  metadata?: string | null;
+}
+
+/**
+ * Who commits, when the commit is made by a group member: the coordinator then checks that the member still
+ * belongs to the group's current generation (classic) or has the current member epoch (KIP-848).
+ */
+export interface GroupMembership {
+  memberId: string;
+  /** The classic protocol's generation id, or the KIP-848 member epoch. */
+  generationIdOrMemberEpoch: number;
+  /** The static membership id (KIP-345), when the member has one. */
+  groupInstanceId?: string | null;
+}
+
+/** One partition's committed position, as the coordinator holds it. */
+export interface CommittedOffset {
+  topic: string;
+  partition: number;
+  /** Null when the group has no commit for the partition. */
+  offset: bigint | null;
+  /** Null when not stored (committed without an epoch, or by a client before KIP-320). */
+  leaderEpoch: number | null;
+  metadata: string | null;
+}
+
+/** What the commit functions need of the cluster: topic ids for the versions that name topics by id. */
+export interface CommitCluster {
+  readonly metadataCache: {
+    topic(name: string): Promise<TopicMetadata>;
+    invalidate(topic?: string): void;
+  };
+}
+
+export interface CommitContext {
+  cluster: CommitCluster;
+  coordinators: Coordinators;
+  /** Default bound of a whole call, and the bound of each request. */
+  requestTimeoutMs: number;
+  backoff?: BackoffOptions;
+}
