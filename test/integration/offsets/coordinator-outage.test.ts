@@ -85,8 +85,11 @@ describe.each(CASES)('coordinator outage, $label', ({ kafkaVersion, kill }) => {
   it('retries a commit and an offset fetch across a broker restart; nothing is lost or applied twice', {
     timeout: 240_000,
   }, async () => {
-    await client.offsets.commit('outage-a', [{ topic, partition: 0, offset: 1n }]);
-    await client.offsets.commit('outage-b', [{ topic, partition: 1, offset: 7n, metadata: 'before' }]);
+    // A broker just started may still be loading __consumer_offsets (COORDINATOR_LOAD_IN_PROGRESS, retried):
+    // on a busy machine that takes longer than the client's 5 s request timeout.
+    const settle = { timeoutMs: 120_000 };
+    await client.offsets.commit('outage-a', [{ topic, partition: 0, offset: 1n }], settle);
+    await client.offsets.commit('outage-b', [{ topic, partition: 1, offset: 7n, metadata: 'before' }], settle);
     const counter = countAcceptedCommits();
     // A committer that never stops: one commit after another, each of the next offset, across the outage.
     let stop = false;
@@ -133,12 +136,14 @@ describe.each(CASES)('coordinator outage, $label', ({ kafkaVersion, kill }) => {
       const last = await loop;
       // Every commit of the loop was accepted exactly once, in order, and the last one is what is stored.
       expect(counter.accepted.get('outage-loop/0')).toBe(Number(last));
-      expect(offsetMap(await client.offsets.committed('outage-loop'))).toEqual({ [`${topic}-0`]: String(last) });
+      expect(offsetMap(await client.offsets.committed('outage-loop', null, settle))).toEqual({
+        [`${topic}-0`]: String(last),
+      });
       expect(committed.error).toBeUndefined();
       expect(fetched.error).toBeUndefined();
       expect(fetched.value).toEqual([{ topic, partition: 1, offset: 7n, leaderEpoch: null, metadata: 'before' }]);
 
-      const after = await client.offsets.committed('outage-a');
+      const after = await client.offsets.committed('outage-a', null, settle);
       expect(offsetMap(after)).toEqual({ [`${topic}-0`]: '4', [`${topic}-1`]: '2' });
       expect(after.find((o) => o.partition === 0)?.leaderEpoch).toBe(0);
       // Each partition of the waiting commit was accepted once; the timed-out commit was never accepted.
