@@ -19,6 +19,8 @@ import { OffsetDelete } from './apis/offset-delete.js';
 import { OffsetFetch } from './apis/offset-fetch.js';
 import { OffsetForLeaderEpoch } from './apis/offset-for-leader-epoch.js';
 import { Produce } from './apis/produce.js';
+import { SaslAuthenticate } from './apis/sasl-authenticate.js';
+import { SaslHandshake } from './apis/sasl-handshake.js';
 import { SyncGroup } from './apis/sync-group.js';
 import type { ApiDef } from './schema.js';
 
@@ -44,6 +46,8 @@ export { OffsetDelete } from './apis/offset-delete.js';
 export { OffsetFetch } from './apis/offset-fetch.js';
 export { OffsetForLeaderEpoch } from './apis/offset-for-leader-epoch.js';
 export { Produce } from './apis/produce.js';
+export { SaslAuthenticate } from './apis/sasl-authenticate.js';
+export { SaslHandshake } from './apis/sasl-handshake.js';
 export { SyncGroup } from './apis/sync-group.js';
 export { type MessageCodec, messageCodec, requestCodec, responseCodec } from './codec.js';
 export { RequestHeader, ResponseHeader, requestHeaderVersion, responseHeaderVersion } from './headers.js';
@@ -64,12 +68,14 @@ export const API_DEFINITIONS: readonly ApiDef[] = [
   SyncGroup,
   DescribeGroups,
   ListGroups,
+  SaslHandshake,
   ApiVersions,
   CreateTopics,
   DeleteTopics,
   DeleteRecords,
   InitProducerId,
   OffsetForLeaderEpoch,
+  SaslAuthenticate,
   DeleteGroups,
   OffsetDelete,
   ConsumerGroupHeartbeat,

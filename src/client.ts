@@ -7,8 +7,11 @@ import type { ClusterMetadata } from './cluster/metadata.js';
 import { Coordinators } from './coordinator/coordinators.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './network/connection.js';
 import { type BrokerAddress, ConfigError } from './network/errors.js';
+import { type SecurityConfig, securityOptions } from './network/security/config.js';
+import type { ProducerOptions } from './producer/options.js';
+import { Producer } from './producer/producer.js';
 
-export interface ClientConfig {
+export interface ClientConfig extends SecurityConfig {
   /** Brokers to start from: `host:port` strings, or one comma-separated string. */
   bootstrap: string | readonly string[];
   /** Sent with every request; brokers log it and apply quotas by it. Default `tidemark`. */
@@ -33,10 +36,12 @@ const NUMERIC_LIMITS = {
   metadataMaxAgeMs: [0, Number.MAX_SAFE_INTEGER],
 } as const;
 
-const KNOWN_OPTIONS = new Set(['bootstrap', 'clientId', ...Object.keys(NUMERIC_LIMITS)]);
+const KNOWN_OPTIONS = new Set(['bootstrap', 'clientId', 'tls', 'sasl', 'logger', ...Object.keys(NUMERIC_LIMITS)]);
 
 interface ValidConfig extends Omit<ClientConfig, 'bootstrap'> {
   bootstrap: BrokerAddress[];
+  /** What `tls` and `sasl` become on every connection. */
+  security: ReturnType<typeof securityOptions>;
 }
 
 /** Checks every option and throws ConfigError naming the first bad one; unknown names are errors, to catch typos. */
@@ -62,7 +67,8 @@ export function validateConfig(config: unknown): ValidConfig {
       throw new ConfigError(key, `expected an integer from ${min} to ${max}, got ${String(value)}`);
     }
   }
-  return { ...(c as unknown as ClientConfig), bootstrap };
+  const security = securityOptions(c as SecurityConfig);
+  return { ...(c as unknown as ClientConfig), bootstrap, security };
 }
 
 /**
@@ -91,6 +97,7 @@ export class Client {
       connectTimeoutMs: valid.connectTimeoutMs,
       maxResponseBytes: valid.maxResponseBytes,
       metadataMaxAgeMs: valid.metadataMaxAgeMs,
+      ...valid.security,
     });
     this.admin = new TopicAdmin(this.cluster, { requestTimeoutMs: valid.requestTimeoutMs });
     const requestTimeoutMs = valid.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -103,6 +110,14 @@ export class Client {
   /** Brokers, controller and topics: every topic without `topics`, else the named ones (errors included). */
   metadata(options: { topics?: readonly string[] } = {}): Promise<ClusterMetadata> {
     return this.cluster.metadata({ topics: options.topics ?? null });
+  }
+
+  /**
+   * A producer sharing this client's connections and metadata. Close it (to deliver what it holds) before the
+   * client.
+   */
+  producer(options: ProducerOptions = {}): Producer {
+    return new Producer(this.cluster, options, { requestTimeoutMs: this.requestTimeoutMs });
   }
 
   /** Closes every connection; pending calls reject with ConnectionError. */

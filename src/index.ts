@@ -62,11 +62,36 @@ export type {
 export { GroupErrors } from './coordinator/group-errors.js';
 export type { CoordinatorNode, Coordinators, CoordinatorType } from './coordinator/index.js';
 export {
+  AuthenticationError,
+  type AuthenticationFailure,
   ConfigError,
   Connection,
   ConnectionError,
   FrameSizeError,
+  type OAuthBearerToken,
+  type OAuthBearerTokenProvider,
   RequestAbortedError,
   RequestTimeoutError,
+  type SaslConfig,
+  type SecurityLogger,
+  type TlsConfig,
+  TlsError,
+  TlsNameMismatchError,
+  UnsupportedMechanismError,
   UnsupportedVersionError,
 } from './network/index.js';
+export {
+  type Acks,
+  BufferExhaustedError,
+  DeliveryTimeoutError,
+  InvalidRecordError,
+  murmur2,
+  type Partitioner,
+  Producer,
+  ProducerClosedError,
+  type ProducerCloseOptions,
+  type ProducerOptions,
+  type ProducerRecord,
+  partitionForKey,
+  type RecordMetadata,
+} from './producer/index.js';

@@ -159,6 +159,8 @@ export class Cluster {
           return await this.pool.get(address);
         } catch (err) {
           if (this.closed) throw err;
+          // Wrong credentials, a TLS name mismatch, a broker speaking garbage: another round cannot help.
+          if (err instanceof TidemarkError && !err.retriable) throw err;
           failures.set(formatAddress(address.host, address.port), err);
         }
       }

@@ -56,6 +56,13 @@ interface SendOptions extends RequestOptions {
 
 type State = 'new' | 'connecting' | 'ready' | 'closed';
 
+/** Sends one request; what `exclusive()` hands its task (and what SASL runs over). */
+export type RequestFn = <A extends ApiDef>(
+  api: A,
+  body: RequestInput<A>,
+  options?: RequestOptions,
+) => Promise<ResponseOf<A>>;
+
 /**
  * One TCP connection to one broker: framing, correlation ids, pipelined requests matched to responses by
  * correlation id, per-request timeouts and aborts, and the API versions negotiated on connect.
@@ -77,6 +84,10 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
   private versions: BrokerApiVersions | undefined;
   private closeReason: ConnectionError | undefined;
   private closed: Promise<void> | undefined;
+  /** Set while an exclusive task runs: other requests wait for it. */
+  private paused: Promise<void> | undefined;
+  /** Called when the last in-flight request settles, while an exclusive task waits to start. */
+  private drained: (() => void) | undefined;
 
   constructor(options: ConnectionOptions) {
     super();
@@ -106,7 +117,9 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
       });
     } catch (err) {
       this.state = 'closed';
-      this.closeReason = this.error(`could not connect: ${(err as Error).message}`, err);
+      // A typed failure from the factory (a TLS name mismatch, an untrusted certificate) stays what it is.
+      this.closeReason =
+        err instanceof ConnectionError ? err : this.error(`could not connect: ${(err as Error).message}`, err);
       throw this.closeReason;
     }
     if (this.state !== 'connecting') {
@@ -165,6 +178,38 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
   }
 
   /**
+   * Runs `task` alone on the connection (re-authentication, KIP-368): requests made meanwhile wait until it
+   * ends, and it starts only once every request already in flight has its response. The task sends through the
+   * function it is given. A second exclusive task waits for the first.
+   */
+  async exclusive<T>(task: (request: RequestFn) => Promise<T>): Promise<T> {
+    while (this.paused !== undefined) await this.paused;
+    let release = () => {};
+    this.paused = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    try {
+      if (this.inFlight.size > 0) {
+        await new Promise<void>((resolve) => {
+          this.drained = resolve;
+        });
+      }
+      if (this.state === 'closed') throw this.closeReason ?? this.error('connection is closed');
+      return await task(((api: ApiDef, body: unknown, options?: RequestOptions) =>
+        this.send(api, body, options ?? {}, true)) as RequestFn);
+    } finally {
+      this.paused = undefined;
+      this.drained = undefined;
+      release();
+    }
+  }
+
+  /** Closes the connection at once with `reason`: pending and waiting requests reject with it. */
+  destroy(reason: ConnectionError): void {
+    this.fail(reason);
+  }
+
+  /**
    * Closes the connection: every pending request rejects with ConnectionError, queued writes are flushed and
    * the socket is ended. Resolves when the socket is gone.
    */
@@ -187,7 +232,9 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
     return this.closed;
   }
 
-  private send(api: ApiDef, body: unknown, options: SendOptions): Promise<unknown> {
+  private send(api: ApiDef, body: unknown, options: SendOptions, exclusive = false): Promise<unknown> {
+    const paused = this.paused;
+    if (paused !== undefined && !exclusive) return paused.then(() => this.send(api, body, options));
     return new Promise((resolve, reject) => {
       const signal = options.signal;
       if (signal?.aborted) throw new RequestAbortedError(api.name, undefined, signal.reason);
@@ -210,8 +257,14 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
             version,
             responseHeaderVersion: responseHeaderVersion(api, version),
             decode: options.decode ?? responseCodec(api, version).decode,
-            resolve,
-            reject,
+            resolve: (value) => {
+              resolve(value);
+              this.noteSettled();
+            },
+            reject: (err) => {
+              reject(err);
+              this.noteSettled();
+            },
           },
           timeoutMs,
           signal,
@@ -230,6 +283,10 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
       });
       socket.uncork();
     });
+  }
+
+  private noteSettled(): void {
+    if (this.drained !== undefined && this.inFlight.size === 0) this.drained();
   }
 
   private async negotiate(): Promise<void> {

@@ -7,6 +7,7 @@ export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  type RequestFn,
   type RequestOptions,
 } from './connection.js';
 export {
@@ -19,4 +20,16 @@ export {
   UnsupportedVersionError,
   type VersionSpan,
 } from './errors.js';
+export {
+  AuthenticationError,
+  type AuthenticationFailure,
+  type OAuthBearerToken,
+  type OAuthBearerTokenProvider,
+  type SaslConfig,
+  type SecurityLogger,
+  type TlsConfig,
+  TlsError,
+  TlsNameMismatchError,
+  UnsupportedMechanismError,
+} from './security/index.js';
 export { type SocketFactory, type SocketTarget, tcpSocketFactory } from './socket.js';

@@ -29,6 +29,20 @@ export interface BrokerPorts {
   plaintext: number;
   sasl: number;
   controller: number;
+  /** With `security.tls`: SSL (no client certificate), MTLS (SSL requiring one) and SASL_SSL listeners. */
+  ssl?: number;
+  mtls?: number;
+  saslSsl?: number;
+}
+
+/** Opt-in listener security for a broker started by a test (the shared brokers have none of it). */
+export interface BrokerSecurityInput {
+  /** PEM files from tls-certs.ts; adds the SSL, MTLS and SASL_SSL listeners (ports.ssl/mtls/saslSsl). */
+  tls?: { caCert: string; brokerKeystore: string };
+  /** `connections.max.reauth.ms`: the session lifetime the broker reports, so clients must re-authenticate. */
+  reauthMs?: number;
+  /** Enables OAUTHBEARER with Kafka's unsecured-JWS validator (tokens with `"alg":"none"`) on the SASL listeners. */
+  oauthbearer?: boolean;
 }
 
 export interface BrokerConfigInput {
@@ -37,13 +51,14 @@ export interface BrokerConfigInput {
   logDir: string;
   /** Address the listeners bind to; a container binds all of its own interfaces and is published on loopback. */
   listenHost?: string;
+  security?: BrokerSecurityInput;
 }
 
 function jaasValue(s: string): string {
   return JSON.stringify(s);
 }
 
-export function serverProperties({ kafkaVersion, ports, logDir, listenHost }: BrokerConfigInput): string {
+export function serverProperties({ kafkaVersion, ports, logDir, listenHost, security }: BrokerConfigInput): string {
   const host = '127.0.0.1';
   const bind = listenHost ?? host;
   const plainUsers = [
@@ -78,6 +93,7 @@ export function serverProperties({ kafkaVersion, ports, logDir, listenHost }: Br
     'group.initial.rebalance.delay.ms': 0,
     'auto.create.topics.enable': false,
   };
+  if (security !== undefined) addSecurity(props, security, ports, bind, host, plainUsers);
   if (kafkaMajor(kafkaVersion) >= 4) {
     // Share groups (KIP-932) have their own internal topic; unknown keys only warn on 3.x, but keep its log clean.
     props['share.coordinator.state.topic.replication.factor'] = 1;
@@ -86,6 +102,49 @@ export function serverProperties({ kafkaVersion, ports, logDir, listenHost }: Br
   return `${Object.entries(props)
     .map(([k, v]) => `${k}=${v}`)
     .join('\n')}\n`;
+}
+
+const SCRAM_MODULE = 'org.apache.kafka.common.security.scram.ScramLoginModule required;';
+const OAUTH_MODULE =
+  'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="admin";';
+
+type Props = Record<string, string | number | boolean>;
+
+function addSecurity(
+  props: Props,
+  security: BrokerSecurityInput,
+  ports: BrokerPorts,
+  bind: string,
+  host: string,
+  plainUsers: string,
+): void {
+  const saslListeners = ['sasl_plaintext'];
+  if (security.tls !== undefined) {
+    const { ssl, mtls, saslSsl } = ports;
+    if (ssl === undefined || mtls === undefined || saslSsl === undefined)
+      throw new Error('TLS needs ports.ssl, mtls and saslSsl');
+    const extra = [`SSL://%:${ssl}`, `MTLS://%:${mtls}`, `SASL_SSL://%:${saslSsl}`];
+    props.listeners = [props.listeners, ...extra.map((l) => l.replace('%', bind))].join(',');
+    props['advertised.listeners'] = [props['advertised.listeners'], ...extra.map((l) => l.replace('%', host))].join(
+      ',',
+    );
+    props['listener.security.protocol.map'] += ',SSL:SSL,MTLS:SSL,SASL_SSL:SASL_SSL';
+    props['ssl.keystore.type'] = 'PEM';
+    props['ssl.keystore.location'] = security.tls.brokerKeystore;
+    props['ssl.truststore.type'] = 'PEM';
+    props['ssl.truststore.location'] = security.tls.caCert;
+    props['listener.name.mtls.ssl.client.auth'] = 'required';
+    props['listener.name.sasl_ssl.plain.sasl.jaas.config'] =
+      `org.apache.kafka.common.security.plain.PlainLoginModule required ${plainUsers};`;
+    props['listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config'] = SCRAM_MODULE;
+    props['listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config'] = SCRAM_MODULE;
+    saslListeners.push('sasl_ssl');
+  }
+  if (security.reauthMs !== undefined) props['connections.max.reauth.ms'] = security.reauthMs;
+  if (security.oauthbearer) {
+    props['sasl.enabled.mechanisms'] += ',OAUTHBEARER';
+    for (const l of saslListeners) props[`listener.name.${l}.oauthbearer.sasl.jaas.config`] = OAUTH_MODULE;
+  }
 }
 
 /** StorageTool arguments that create the SCRAM users inside the bootstrap metadata (KIP-900, Kafka >= 3.5). */

@@ -22,6 +22,7 @@ import {
   removeState,
   writeState,
 } from './state.js';
+import { generateTlsMaterial, type TlsMaterial } from './tls-certs.js';
 import { checkKafkaVersion, DEFAULT_KAFKA_VERSION } from './versions.js';
 
 export interface StartBrokerOptions {
@@ -32,6 +33,8 @@ export interface StartBrokerOptions {
   timeoutMs?: number;
   /** JVM max heap; 512m is plenty for tests and keeps two brokers affordable on a small machine. */
   heap?: string;
+  /** Extra listener security: TLS listeners (certificates generated now), a short re-auth window, OAUTHBEARER. */
+  security?: { tls?: boolean; reauthMs?: number; oauthbearer?: boolean };
 }
 
 export interface StartTimings {
@@ -50,7 +53,19 @@ export interface KafkaBroker {
   dataDir: string;
   logFile: string;
   timings: StartTimings;
+  /** With `security.tls`: where the TLS listeners are and what a client needs to trust (and be trusted). */
+  tls?: BrokerTls;
   stop(): Promise<void>;
+}
+
+export interface BrokerTls {
+  /** SSL without client authentication. */
+  sslBootstrap: string;
+  /** SSL that requires a client certificate signed by the test CA. */
+  mtlsBootstrap: string;
+  /** SASL_SSL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512). */
+  saslSslBootstrap: string;
+  material: TlsMaterial;
 }
 
 const HOST = '127.0.0.1';
@@ -104,11 +119,25 @@ export async function startBroker(options: StartBrokerOptions = {}): Promise<Kaf
   const logFile = path.join(logsDir, 'server.log');
   let child: ChildProcess | undefined;
   try {
-    const [plaintext, sasl, controller] = await freePorts(3);
-    const ports = { plaintext, sasl, controller };
+    const wantTls = options.security?.tls === true;
+    const [plaintext, sasl, controller, ssl, mtls, saslSsl] = await freePorts(wantTls ? 6 : 3);
+    const ports = wantTls ? { plaintext, sasl, controller, ssl, mtls, saslSsl } : { plaintext, sasl, controller };
+    let material: TlsMaterial | undefined;
+    if (wantTls) {
+      const tlsDir = path.join(configDir, 'tls');
+      await mkdir(tlsDir);
+      material = await generateTlsMaterial(tlsDir);
+    }
+    const security =
+      options.security === undefined
+        ? undefined
+        : { reauthMs: options.security.reauthMs, oauthbearer: options.security.oauthbearer, tls: material?.files };
     const serverProps = path.join(configDir, 'server.properties');
     const log4j = path.join(configDir, 'log4j2.properties');
-    await writeFile(serverProps, serverProperties({ kafkaVersion, ports, logDir: path.join(dataDir, 'kraft') }));
+    await writeFile(
+      serverProps,
+      serverProperties({ kafkaVersion, ports, logDir: path.join(dataDir, 'kraft'), security }),
+    );
     await writeFile(log4j, LOG4J2_PROPERTIES);
     const cpArg = await writeClasspathArgFile(path.join(configDir, 'classpath.args'), classpath);
     const logArgs = (file: string) => [`-Dlog4j2.configurationFile=${log4j}`, `-Dtidemark.log.file=${file}`];
@@ -161,8 +190,18 @@ export async function startBroker(options: StartBrokerOptions = {}): Promise<Kaf
     }
     await waitUntilReady(state, child, timeoutMs);
     const tReady = Date.now();
+    const tls =
+      material === undefined
+        ? undefined
+        : {
+            sslBootstrap: `${HOST}:${ssl}`,
+            mtlsBootstrap: `${HOST}:${mtls}`,
+            saslSslBootstrap: `${HOST}:${saslSsl}`,
+            material,
+          };
     return {
       ...pick(state),
+      tls,
       timings: {
         classpathMs: tClasspath - t0,
         formatMs: tFormat - tClasspath,

@@ -1,0 +1,206 @@
+import { crc32c } from '../../codecs/crc.js';
+import { V2 } from '../../codecs/records/decode-batch.js';
+import { encodeRecordBatch } from '../../codecs/records/encode-batch.js';
+import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE } from '../../codecs/records/types.js';
+
+/** What `send()` resolves with: where the record was written. */
+export interface RecordMetadata {
+  topic: string;
+  partition: number;
+  /** -1n with acks 0 (the broker does not answer), or for a duplicate an old broker answered without offset. */
+  offset: bigint;
+  /** The record's timestamp, or the broker's append time when the topic uses LogAppendTime. */
+  timestamp: number;
+}
+
+/** A record accepted by `send()`: its bytes resolved, its timestamp fixed, its promise's settlers kept. */
+export interface PendingRecord {
+  topic: string;
+  /** The caller's partition, or -1 until the partitioner has chosen. */
+  partition: number;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: { key: string; value: Buffer | null }[];
+  timestamp: number;
+  /** Estimated encoded size, counted against the batch size and the buffer memory. */
+  size: number;
+  resolve: (metadata: RecordMetadata) => void;
+  reject: (err: Error) => void;
+}
+
+/** Header of a v2 batch, which every batch pays once. */
+export const BATCH_OVERHEAD = V2.headerSize;
+
+/**
+ * Records bound for one partition, sent together as one RecordBatch. A batch is open (taking records) until it
+ * is drained for its first send; from then on its bytes are fixed, and a retry resends them unchanged, except
+ * that idempotence may give them another producer epoch and sequence (patched in place, CRC recomputed).
+ */
+export class ProducerBatch {
+  readonly records: PendingRecord[] = [];
+  /** Estimated encoded size: header plus records. */
+  bytes = BATCH_OVERHEAD;
+  /** Times sent so far. */
+  attempts = 0;
+  /** No retry before this (epoch ms). */
+  retryAt = 0;
+  lastError: unknown;
+  /** In a request now, waiting for its response. */
+  outstanding = false;
+  /** Its last attempt ended without an answer (timeout, lost connection): the broker may have appended it. */
+  outcomeUnknown = false;
+  /** Some attempt ended without an answer: if the batch fails now, it may still have been written. */
+  mayHaveBeenWritten = false;
+  done = false;
+  producerId = NO_PRODUCER_ID;
+  producerEpoch = NO_PRODUCER_EPOCH;
+  baseSequence = NO_SEQUENCE;
+  private encoded: Buffer | undefined;
+  private appendsClosed = false;
+  private readonly doneListeners: (() => void)[] = [];
+
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    readonly createdAt: number,
+    /**
+     * Expected compressed size / raw size of its records, so that a compressed batch fills `batchSize` of wire
+     * bytes, not of raw bytes (Java's CompressionRatioEstimator). 1 without compression.
+     */
+    private readonly compressionRatio = 1,
+  ) {}
+
+  /** Bytes of buffer memory its records hold (their sizes), given back when the batch is done. */
+  get reservedBytes(): number {
+    return this.bytes - BATCH_OVERHEAD;
+  }
+
+  get recordCount(): number {
+    return this.records.length;
+  }
+
+  get hasSequence(): boolean {
+    return this.baseSequence !== NO_SEQUENCE;
+  }
+
+  /** Whether the batch was ever handed to a broker. */
+  get sent(): boolean {
+    return this.attempts > 0;
+  }
+
+  get isOpen(): boolean {
+    return this.encoded === undefined && !this.done;
+  }
+
+  /**
+   * Adds a record unless it would push the batch past `batchSize` (an empty batch takes any record). A record
+   * that does not fit closes the batch for appends: it is full from then on, even if not to the byte.
+   */
+  tryAppend(record: PendingRecord, batchSize: number): boolean {
+    if (!this.isOpen || this.appendsClosed) return false;
+    if (this.records.length > 0 && this.estimatedSize(this.bytes + record.size) > batchSize) {
+      this.appendsClosed = true;
+      return false;
+    }
+    this.records.push(record);
+    this.bytes += record.size;
+    return true;
+  }
+
+  isFull(batchSize: number): boolean {
+    return this.appendsClosed || this.estimatedSize(this.bytes) >= batchSize;
+  }
+
+  /** Wire size of a batch with `rawBytes` (header included) once compressed, by the expected ratio. */
+  private estimatedSize(rawBytes: number): number {
+    return BATCH_OVERHEAD + (rawBytes - BATCH_OVERHEAD) * this.compressionRatio;
+  }
+
+  /** The batch's wire bytes, encoded (and compressed) once, at the first send. */
+  encode(compression: number, compressionLevel: number | undefined): Buffer {
+    if (this.encoded === undefined) {
+      this.encoded = encodeRecordBatch(this.records, {
+        compression: compression as 0,
+        compressionLevel,
+        producerId: this.producerId,
+        producerEpoch: this.producerEpoch,
+        baseSequence: this.baseSequence,
+      });
+    }
+    return this.encoded;
+  }
+
+  /** Encoded size once encoded; the estimate before. */
+  get sizeInBytes(): number {
+    return this.encoded?.length ?? this.estimatedSize(this.bytes);
+  }
+
+  /** Sets the idempotence fields, patching already encoded bytes (header fields sit outside compression). */
+  setProducerState(producerId: bigint, producerEpoch: number, baseSequence: number): void {
+    this.producerId = producerId;
+    this.producerEpoch = producerEpoch;
+    this.baseSequence = baseSequence;
+    const buf = this.encoded;
+    if (buf === undefined) return;
+    buf.writeBigInt64BE(producerId, V2.producerId);
+    buf.writeInt16BE(producerEpoch, V2.producerEpoch);
+    buf.writeInt32BE(baseSequence, V2.baseSequence);
+    buf.writeUInt32BE(crc32c(buf, V2.attributes, buf.length), V2.crc);
+  }
+
+  /** Two open batches with the first and second half of the records: the answer to MESSAGE_TOO_LARGE. */
+  split(): [ProducerBatch, ProducerBatch] {
+    const half = Math.ceil(this.records.length / 2);
+    const first = new ProducerBatch(this.topic, this.partition, this.createdAt, this.compressionRatio);
+    const second = new ProducerBatch(this.topic, this.partition, this.createdAt, this.compressionRatio);
+    for (const [i, r] of this.records.entries()) {
+      const target = i < half ? first : second;
+      target.records.push(r);
+      target.bytes += r.size;
+    }
+    // The halves take over: whoever waits for this batch (a flush) waits for both of them.
+    let pending = 2;
+    for (const b of [first, second]) {
+      b.attempts = this.attempts;
+      b.onDone(() => {
+        if (--pending === 0) this.finish();
+      });
+    }
+    return [first, second];
+  }
+
+  /** Resolves every record with its offset; `logAppendTime` replaces the timestamps when the topic uses it. */
+  complete(baseOffset: bigint, logAppendTime: bigint): void {
+    if (this.done) return;
+    const appendTime = logAppendTime >= 0n ? Number(logAppendTime) : -1;
+    const known = baseOffset >= 0n;
+    for (let i = 0; i < this.records.length; i++) {
+      const r = this.records[i];
+      r.resolve({
+        topic: this.topic,
+        partition: this.partition,
+        offset: known ? baseOffset + BigInt(i) : -1n,
+        timestamp: appendTime >= 0 ? appendTime : r.timestamp,
+      });
+    }
+    this.finish();
+  }
+
+  fail(err: Error): void {
+    if (this.done) return;
+    for (const r of this.records) r.reject(err);
+    this.finish();
+  }
+
+  /** Runs `listener` once the batch is done (at once if it is). */
+  onDone(listener: () => void): void {
+    if (this.done) listener();
+    else this.doneListeners.push(listener);
+  }
+
+  private finish(): void {
+    this.done = true;
+    this.encoded = undefined;
+    for (const listener of this.doneListeners.splice(0)) listener();
+  }
+}

@@ -1,0 +1,119 @@
+import type { Cluster } from '../cluster/cluster.js';
+import type { TopicMetadata } from '../cluster/metadata.js';
+import type { Connection } from '../network/connection.js';
+
+/** What the producer needs of a connection; `Connection` is one, a test's fake broker another. */
+export type ProduceConnection = Pick<Connection, 'request' | 'versionFor' | 'isClosed'>;
+
+/** What the producer needs of the cluster: a narrow view, so the sender's logic can be tested without a broker. */
+export interface ProducerCluster {
+  /** The topic's metadata: cached while fresh, else fetched; throws the topic's typed error. */
+  topicMetadata(topic: string): Promise<TopicMetadata>;
+  connectionTo(nodeId: number): Promise<ProduceConnection>;
+  anyConnection(): Promise<ProduceConnection>;
+  /** Tells the metadata cache that what it says about `topic` (or every topic) led to an error. */
+  noteError(err: unknown, topic?: string): void;
+}
+
+export function producerClusterOf(cluster: Cluster): ProducerCluster {
+  return {
+    topicMetadata: (topic) => cluster.metadataCache.topic(topic),
+    connectionTo: (nodeId) => cluster.connectionTo(nodeId),
+    anyConnection: () => cluster.anyConnection(),
+    noteError: (err, topic) => cluster.noteError(err, topic),
+  };
+}
+
+/** How often a topic in use is checked against the cluster's cache (which refetches only when stale or old). */
+const RECHECK_MS = 5_000;
+/** Pause after a failed refresh before the next, so a broker outage does not become a request storm. */
+const FAILED_REFRESH_BACKOFF_MS = 250;
+
+interface Entry {
+  metadata: TopicMetadata;
+  checkedAt: number;
+}
+
+/**
+ * The producer's synchronous view of the topics it writes to: `send()` and the sender read partition counts and
+ * leaders here without awaiting anything. Refreshes run in the background, one per topic at a time, and call
+ * `onUpdate` so that batches held back for a leader can go.
+ */
+export class TopicView {
+  private readonly topics = new Map<string, Entry>();
+  private readonly refreshing = new Map<string, Promise<TopicMetadata>>();
+  /** Topics whose last refresh failed, and when they may be tried again. */
+  private readonly failedUntil = new Map<string, number>();
+
+  constructor(
+    private readonly cluster: ProducerCluster,
+    private readonly onUpdate: () => void,
+  ) {}
+
+  /** The topic's metadata if known; starts a background recheck when the last one is old. */
+  get(topic: string): TopicMetadata | undefined {
+    const entry = this.topics.get(topic);
+    if (entry !== undefined && Date.now() - entry.checkedAt > RECHECK_MS) this.refreshInBackground(topic);
+    return entry?.metadata;
+  }
+
+  /** The topic's metadata, fetched if not known. */
+  load(topic: string): Promise<TopicMetadata> {
+    const known = this.topics.get(topic);
+    return known === undefined ? this.refresh(topic) : Promise.resolve(known.metadata);
+  }
+
+  /** Node id of the partition's leader; -1 while unknown. */
+  leaderOf(topic: string, partition: number): number {
+    return this.get(topic)?.partitions[partition]?.leader ?? -1;
+  }
+
+  topicId(topic: string): string | undefined {
+    return this.topics.get(topic)?.metadata.topicId;
+  }
+
+  /** A request about `topic` failed in a way that may mean stale leadership: refetch it. */
+  markStale(topic: string, err: unknown): void {
+    this.cluster.noteError(err, topic);
+    this.refreshInBackground(topic);
+  }
+
+  /** A broker connection failed: every topic's leaders are suspect. */
+  markAllStale(err: unknown): void {
+    this.cluster.noteError(err);
+    for (const topic of this.topics.keys()) this.refreshInBackground(topic);
+  }
+
+  refreshInBackground(topic: string): void {
+    if ((this.failedUntil.get(topic) ?? 0) > Date.now()) return;
+    this.refresh(topic).catch(() => {
+      // The next use retries; send() and the sender report the error when it matters.
+    });
+  }
+
+  private refresh(topic: string): Promise<TopicMetadata> {
+    let pending = this.refreshing.get(topic);
+    if (pending !== undefined) return pending;
+    pending = this.cluster
+      .topicMetadata(topic)
+      .then(
+        (metadata) => {
+          this.topics.set(topic, { metadata, checkedAt: Date.now() });
+          this.failedUntil.delete(topic);
+          return metadata;
+        },
+        (err: unknown) => {
+          this.failedUntil.set(topic, Date.now() + FAILED_REFRESH_BACKOFF_MS);
+          // Wake the sender again once the pause is over, so held batches get another chance at a leader.
+          setTimeout(this.onUpdate, FAILED_REFRESH_BACKOFF_MS);
+          throw err;
+        },
+      )
+      .finally(() => {
+        this.refreshing.delete(topic);
+        this.onUpdate();
+      });
+    this.refreshing.set(topic, pending);
+    return pending;
+  }
+}

@@ -1,0 +1,276 @@
+import { TidemarkError } from '../../codecs/errors.js';
+import { sleep } from '../cluster/backoff.js';
+import { Cluster } from '../cluster/cluster.js';
+import { Deadline, retry } from '../cluster/deadline.js';
+import type { TopicMetadata } from '../cluster/metadata.js';
+import { RecordAccumulator } from './accumulator.js';
+import { BATCH_OVERHEAD, type PendingRecord, type RecordMetadata } from './batch.js';
+import { BufferMemory } from './buffer-memory.js';
+import { type ProducerCluster, producerClusterOf, TopicView } from './cluster-view.js';
+import { InvalidRecordError, ProducerClosedError } from './errors.js';
+import { IdempotenceState } from './idempotence.js';
+import { partitionForKey } from './murmur2.js';
+import { type ProducerOptions, type ResolvedProducerOptions, resolveProducerOptions } from './options.js';
+import { StickyPartitioner } from './partitioner.js';
+import { type ProducerRecord, prepareRecord } from './record-input.js';
+import { Sender } from './sender.js';
+
+export interface ProducerCloseOptions {
+  /**
+   * How long to wait for records still on their way. Undefined: until each is delivered or fails by its own
+   * delivery timeout. When it passes, what is left fails with ProducerClosedError.
+   */
+  timeoutMs?: number;
+}
+
+/** A record waiting for its topic's metadata or for buffer room, in `send()` order. */
+interface WaitingRecord {
+  record: PendingRecord;
+  since: number;
+  /** Flushes waiting for this record to be appended. */
+  settled: (() => void)[];
+}
+
+/**
+ * Sends records to Kafka: batched per partition, compressed, retried, and (by default) idempotent, so a retry
+ * never writes a record twice and records of a partition are written in `send()` order.
+ *
+ * `send()` resolves once the broker has acknowledged the record, with where it was written. It takes the
+ * record at once while the buffer has room; when it has none (or the topic's metadata is not known yet) the
+ * record waits, with every later one behind it, for up to `maxBlockMs`. `backpressure` tells when that is
+ * happening and `waitForCapacity()` waits until it is over, for callers that do not await each send.
+ */
+export class Producer {
+  readonly options: Readonly<ResolvedProducerOptions>;
+  private readonly accumulator: RecordAccumulator;
+  private readonly memory: BufferMemory;
+  private readonly topics: TopicView;
+  private readonly idempotence: IdempotenceState | undefined;
+  private readonly sender: Sender;
+  private readonly sticky: StickyPartitioner;
+  private readonly maxRecordSize: number;
+  private readonly waiting: WaitingRecord[] = [];
+  private readonly capacityWaiters: (() => void)[] = [];
+  private closing = false;
+  /** Set when a close timed out: records still waiting fail instead of being appended. */
+  private abandoned: Error | undefined;
+  private closed: Promise<void> | undefined;
+
+  constructor(
+    cluster: Cluster | ProducerCluster,
+    options: ProducerOptions = {},
+    defaults: { requestTimeoutMs?: number } = {},
+  ) {
+    this.options = resolveProducerOptions(options, defaults.requestTimeoutMs);
+    const o = this.options;
+    const view = cluster instanceof Cluster ? producerClusterOf(cluster) : cluster;
+    this.accumulator = new RecordAccumulator(o);
+    this.memory = new BufferMemory(o.bufferMemory, () => this.releaseCapacityWaiters());
+    this.idempotence = o.idempotent ? new IdempotenceState() : undefined;
+    this.sticky = new StickyPartitioner(o.batchSize);
+    this.maxRecordSize = Math.min(o.maxRequestSize - BATCH_OVERHEAD, o.bufferMemory);
+    let sender: Sender | undefined;
+    this.topics = new TopicView(view, () => sender?.wake());
+    sender = new Sender({
+      options: o,
+      accumulator: this.accumulator,
+      memory: this.memory,
+      topics: this.topics,
+      cluster: view,
+      idempotence: this.idempotence,
+    });
+    this.sender = sender;
+    // Idempotent producers fetch their id up front, so the first batch does not wait for it.
+    if (this.idempotence !== undefined) sender.wake();
+  }
+
+  /** Sends a record; resolves when the broker has it (per `acks`), rejects with a typed error if it never will. */
+  send(record: ProducerRecord): Promise<RecordMetadata> {
+    if (this.closing) return Promise.reject(new ProducerClosedError('send() was called after close()'));
+    if (this.sender.fatalError !== undefined) return Promise.reject(this.sender.fatalError);
+    let pending: PendingRecord;
+    try {
+      pending = prepareRecord(record, Date.now(), this.maxRecordSize);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return new Promise<RecordMetadata>((resolve, reject) => {
+      pending.resolve = resolve;
+      pending.reject = reject;
+      if (this.waiting.length === 0 && this.appendNow(pending)) return;
+      this.waiting.push({ record: pending, since: Date.now(), settled: [] });
+      if (this.waiting.length === 1) void this.appendWaiting();
+    });
+  }
+
+  /** Sends everything accepted so far without lingering; resolves when each of it is delivered or has failed. */
+  async flush(): Promise<void> {
+    const last = this.waiting.at(-1);
+    if (last !== undefined) await new Promise<void>((resolve) => last.settled.push(resolve));
+    const batches = this.accumulator.incompleteBatches();
+    if (batches.length === 0) return;
+    this.accumulator.flushing++;
+    this.sender.wake();
+    try {
+      await Promise.all(batches.map((b) => new Promise<void>((resolve) => b.onDone(resolve))));
+    } finally {
+      this.accumulator.flushing--;
+    }
+  }
+
+  /**
+   * Stops taking records, sends what it holds, and resolves once every record has its answer (or the timeout
+   * has failed the rest with ProducerClosedError). Nothing acknowledged is lost; nothing is failed that was not.
+   */
+  close(options: ProducerCloseOptions = {}): Promise<void> {
+    this.closed ??= this.shutDown(options.timeoutMs);
+    return this.closed;
+  }
+
+  /**
+   * The producer holds `highWaterMark` bytes or more, or records are waiting for buffer room: a caller that does
+   * not await each `send()` should pause (`await waitForCapacity()`) so the buffer does not only grow.
+   */
+  get backpressure(): boolean {
+    return this.waiting.length > 0 || this.memory.usedBytes >= this.options.highWaterMark;
+  }
+
+  /**
+   * Resolves once the buffer is down to half the high-water mark with no record waiting (or the producer is
+   * closing). Half, so that a paused loop resumes for a stretch of sends, not for one record at a time.
+   */
+  waitForCapacity(): Promise<void> {
+    if (!this.backpressure || this.closing) return Promise.resolve();
+    return new Promise((resolve) => this.capacityWaiters.push(resolve));
+  }
+
+  private releaseCapacityWaiters(): void {
+    if (this.capacityWaiters.length === 0) return;
+    const low = this.waiting.length === 0 && this.memory.usedBytes <= this.options.highWaterMark / 2;
+    if (!low && !this.closing) return;
+    for (const resolve of this.capacityWaiters.splice(0)) resolve();
+  }
+
+  /** Bytes of records accepted and not yet acknowledged. */
+  get bufferedBytes(): number {
+    return this.memory.usedBytes;
+  }
+
+  /** The idempotent producer's id and epoch; undefined before it has one, or when not idempotent. */
+  get producerIdAndEpoch(): { producerId: bigint; epoch: number } | undefined {
+    const s = this.idempotence;
+    return s?.hasProducerId ? { producerId: s.producerId, epoch: s.epoch } : undefined;
+  }
+
+  private appendNow(record: PendingRecord): boolean {
+    const metadata = this.topics.get(record.topic);
+    if (metadata === undefined || !this.memory.tryReserve(record.size)) return false;
+    this.append(record, metadata);
+    return true;
+  }
+
+  /**
+   * Appends waiting records in order, each once its topic is known and the buffer has room for it. Records
+   * whose topic is known and that fit are appended without a pause, so a burst queued behind a first metadata
+   * lookup goes in one pass.
+   */
+  private async appendWaiting(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const w = this.waiting[0];
+      const { record } = w;
+      try {
+        if (this.abandoned !== undefined) throw this.abandoned;
+        const metadata = this.topics.get(record.topic) ?? (await this.awaitMetadata(record.topic, w.since));
+        if (!this.memory.tryReserve(record.size)) {
+          await this.memory.reserve(record.size, Math.max(0, w.since + this.options.maxBlockMs - Date.now()));
+          if (this.abandoned !== undefined) {
+            this.memory.release(record.size);
+            throw this.abandoned;
+          }
+        }
+        this.append(record, metadata);
+      } catch (err) {
+        record.reject(err instanceof Error ? err : new TidemarkError(String(err)));
+      }
+      this.waiting.shift();
+      for (const settled of w.settled) settled();
+    }
+    this.releaseCapacityWaiters();
+  }
+
+  /** The topic's metadata, retried (an unknown topic may be being created) until `maxBlockMs` after `since`. */
+  private awaitMetadata(topic: string, since: number): Promise<TopicMetadata> {
+    const o = this.options;
+    const deadline = new Deadline(`metadata for topic ${topic}`, Math.max(0, since + o.maxBlockMs - Date.now()));
+    return retry(deadline, () => this.topics.load(topic), {
+      backoff: { initialMs: o.retryBackoffMs, maxMs: o.retryBackoffMaxMs },
+    });
+  }
+
+  private append(record: PendingRecord, metadata: TopicMetadata): void {
+    const { topic } = record;
+    const o = this.options;
+    const partitions = metadata.partitions;
+    const count = partitions.length;
+    let partition = record.partition;
+    if (partition < 0 && o.partitioner !== undefined) {
+      partition = o.partitioner({ topic, key: record.key, value: record.value, partitionCount: count }) ?? -1;
+    }
+    const sticky = partition < 0 && record.key === null;
+    if (partition < 0) {
+      partition = record.key === null ? this.sticky.partition(topic, partitions) : partitionForKey(record.key, count);
+    }
+    if (!Number.isInteger(partition) || partition >= count) {
+      this.memory.release(record.size);
+      record.reject(
+        new InvalidRecordError(`partition ${partition} is not in topic ${topic} (${count} partitions)`, topic),
+      );
+      return;
+    }
+    record.partition = partition;
+    const now = Date.now();
+    const result = this.accumulator.append(record, now);
+    if (sticky) this.sticky.onAppend(topic, partition, record.size, result.switchAllowed, partitions);
+    if (result.full || o.lingerMs === 0) this.sender.wake();
+    else if (result.newBatch) this.sender.wakeAt(now + o.lingerMs);
+  }
+
+  private async shutDown(timeoutMs: number | undefined): Promise<void> {
+    this.closing = true;
+    this.releaseCapacityWaiters();
+    this.accumulator.closing = true;
+    this.sender.wake();
+    const delivered = this.deliverAll();
+    if (timeoutMs === undefined) await delivered;
+    else {
+      const cancel = new AbortController();
+      const inTime = await Promise.race([
+        delivered.then(() => true),
+        sleep(timeoutMs, cancel.signal).then(
+          () => false,
+          () => true,
+        ),
+      ]);
+      cancel.abort();
+      if (!inTime) this.abandonAll();
+    }
+    this.sender.stop();
+  }
+
+  /** Waits until no record is waiting, queued or in flight. */
+  private async deliverAll(): Promise<void> {
+    while (this.waiting.length > 0 || this.accumulator.hasIncomplete) await this.flush();
+  }
+
+  /** A close ran out of time: everything still pending fails with ProducerClosedError. */
+  private abandonAll(): void {
+    const err = new ProducerClosedError('the producer was closed before the record was delivered');
+    this.abandoned = err;
+    this.memory.abortWaiters(err);
+    for (const batch of this.accumulator.takeAll()) this.sender.failBatch(batch, err);
+    for (const batch of this.accumulator.incompleteBatches()) {
+      const maybe = batch.outstanding || batch.mayHaveBeenWritten;
+      this.sender.failBatch(batch, maybe ? new ProducerClosedError(err.message, true) : err);
+    }
+  }
+}

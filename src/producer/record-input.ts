@@ -1,0 +1,104 @@
+import type { PendingRecord } from './batch.js';
+import { InvalidRecordError } from './errors.js';
+
+type Bytes = Buffer | Uint8Array | string;
+
+/** A record to send. Strings are written as UTF-8. */
+export interface ProducerRecord {
+  topic: string;
+  /** null or absent: an unkeyed record (sticky partitioning). */
+  key?: Bytes | null;
+  /** null or absent: a tombstone on a compacted topic. */
+  value?: Bytes | null;
+  /** In order; a key may repeat. An object is taken in its key order. */
+  headers?: readonly { key: string; value: Bytes | null }[] | Readonly<Record<string, Bytes | null>>;
+  /** Overrides the partitioner. */
+  partition?: number;
+  /** Milliseconds since the epoch (or a Date); default: when `send()` is called. */
+  timestamp?: number | Date;
+}
+
+const unsettled = () => {
+  throw new Error('record promise not attached');
+};
+
+function bytes(value: Bytes | null | undefined, what: string): Buffer | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return Buffer.from(value, 'utf8');
+  if (Buffer.isBuffer(value)) return value;
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  throw new InvalidRecordError(`${what} must be a Buffer, Uint8Array, string or null`);
+}
+
+/** Bytes of a zigzag varint. */
+function varintSize(n: number): number {
+  let v = n >= 0 ? n * 2 : -n * 2 - 1;
+  let size = 1;
+  while (v >= 0x80) {
+    v = Math.floor(v / 128);
+    size++;
+  }
+  return size;
+}
+
+function fieldSize(b: Buffer | null): number {
+  return b === null ? 1 : varintSize(b.length) + b.length;
+}
+
+/**
+ * A record's size in a v2 batch, slightly over: the timestamp and offset deltas depend on the batch it joins,
+ * so they are counted at a typical width. Batch size and buffer memory are counted with it.
+ */
+function estimateSize(r: Pick<PendingRecord, 'key' | 'value' | 'headers'>): number {
+  let body = 1 + 4 + 3 + fieldSize(r.key) + fieldSize(r.value) + varintSize(r.headers.length);
+  for (const h of r.headers) {
+    const keyBytes = Buffer.byteLength(h.key, 'utf8');
+    body += varintSize(keyBytes) + keyBytes + fieldSize(h.value);
+  }
+  return varintSize(body) + body;
+}
+
+/** Shared by every record without headers: one allocation less per record. */
+const NO_HEADERS: PendingRecord['headers'] = [];
+
+function headersOf(input: ProducerRecord['headers']): PendingRecord['headers'] {
+  if (input === undefined || input === null) return NO_HEADERS;
+  const entries = Array.isArray(input)
+    ? (input as readonly { key: string; value: Bytes | null }[])
+    : Object.entries(input as Record<string, Bytes | null>).map(([key, value]) => ({ key, value }));
+  return entries.map((h, i) => {
+    if (typeof h?.key !== 'string') throw new InvalidRecordError(`header ${i} needs a string key`);
+    return { key: h.key, value: bytes(h.value, `header ${h.key}`) };
+  });
+}
+
+/** Checks a record and converts it to bytes, as Java's `send()` serialises before it appends. */
+export function prepareRecord(input: ProducerRecord, now: number, maxRecordSize: number): PendingRecord {
+  if (typeof input !== 'object' || input === null) throw new InvalidRecordError('a record must be an object');
+  const { topic, partition } = input;
+  if (typeof topic !== 'string' || topic.length === 0) throw new InvalidRecordError('a record needs a topic name');
+  if (partition !== undefined && (!Number.isInteger(partition) || partition < 0)) {
+    throw new InvalidRecordError(`invalid partition ${String(partition)}`, topic);
+  }
+  const ts = input.timestamp instanceof Date ? input.timestamp.getTime() : (input.timestamp ?? now);
+  if (!Number.isSafeInteger(ts) || ts < 0) throw new InvalidRecordError(`invalid timestamp ${String(ts)}`, topic);
+  const record: PendingRecord = {
+    topic,
+    partition: partition ?? -1,
+    key: bytes(input.key, 'key'),
+    value: bytes(input.value, 'value'),
+    headers: headersOf(input.headers),
+    timestamp: ts,
+    size: 0,
+    resolve: unsettled,
+    reject: unsettled,
+  };
+  record.size = estimateSize(record);
+  if (record.size > maxRecordSize) {
+    throw new InvalidRecordError(
+      `record of about ${record.size} bytes is larger than the producer allows (${maxRecordSize} bytes: maxRequestSize and bufferMemory bound it)`,
+      topic,
+    );
+  }
+  return record;
+}

@@ -1,0 +1,309 @@
+import { TidemarkError } from '../../codecs/errors.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
+import { KafkaError } from '../../protocol/kafka-error.js';
+import { backoffDelay } from '../cluster/backoff.js';
+import { isStaleMetadataCode } from '../cluster/metadata.js';
+import { ConnectionError, UnsupportedVersionError } from '../network/errors.js';
+import type { RecordAccumulator } from './accumulator.js';
+import { BATCH_OVERHEAD, type ProducerBatch } from './batch.js';
+import { BrokerLinks } from './broker-links.js';
+import type { BufferMemory } from './buffer-memory.js';
+import type { ProduceConnection, ProducerCluster, TopicView } from './cluster-view.js';
+import { DeliveryTimeoutError } from './errors.js';
+import type { IdempotenceState } from './idempotence.js';
+import { ProducerIdFetcher } from './init-producer-id.js';
+import type { ResolvedProducerOptions } from './options.js';
+import {
+  buildProduceRequest,
+  matchAnswers,
+  type PartitionAnswer,
+  Produce,
+  produceVersionFor,
+} from './produce-request.js';
+
+export interface SenderParts {
+  options: ResolvedProducerOptions;
+  accumulator: RecordAccumulator;
+  memory: BufferMemory;
+  topics: TopicView;
+  cluster: ProducerCluster;
+  /** Present when the producer is idempotent. */
+  idempotence: IdempotenceState | undefined;
+}
+
+/**
+ * Moves batches from the accumulator to the brokers (Java's Sender), driven by events instead of a thread: it
+ * runs when a batch fills, a linger or backoff ends, a response or connection arrives, or metadata changes.
+ * Each run sends, per leader, as many requests as the in-flight limit allows, then sets one timer for the next
+ * moment something becomes due. Responses decide each batch's fate: done, retried, split, or failed.
+ */
+export class Sender {
+  private readonly o: ResolvedProducerOptions;
+  private readonly links: BrokerLinks;
+  private readonly producerIds: ProducerIdFetcher | undefined;
+  private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private stopped = false;
+  /** An error that ends the producer (the cluster refused it a producer id). */
+  fatalError: Error | undefined;
+
+  constructor(private readonly parts: SenderParts) {
+    this.o = parts.options;
+    this.links = new BrokerLinks(parts.cluster, this.o.maxInFlight, {
+      opened: () => this.wake(),
+      failed: (err) => {
+        // A refusal that will not change (the client was closed, credentials rejected) fails what waits;
+        // anything else is retried: the pool backs off reconnects, and leadership may have moved.
+        if (err instanceof TidemarkError && !err.retriable) {
+          for (const batch of parts.accumulator.takeAll()) this.failBatch(batch, err);
+          return;
+        }
+        parts.topics.markAllStale(err);
+        this.wakeAt(Date.now() + this.o.retryBackoffMs);
+      },
+    });
+    const idempotence = parts.idempotence;
+    if (idempotence !== undefined) {
+      this.producerIds = new ProducerIdFetcher(parts.cluster, idempotence, this.o, {
+        onReady: () => this.wake(),
+        onFatal: (err) => this.fail(err),
+      });
+    }
+  }
+
+  /** Produce requests waiting for a response, on every broker. */
+  get requestsInFlight(): number {
+    return this.links.totalInFlight;
+  }
+
+  /** Runs soon (once, however many times it is asked before it runs). */
+  wake = (): void => {
+    if (this.scheduled || this.stopped) return;
+    this.scheduled = true;
+    setImmediate(() => this.run());
+  };
+
+  /** Runs at `at` (epoch ms) unless something runs it earlier. */
+  wakeAt(at: number): void {
+    if (this.stopped || at >= this.timerAt) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Number.POSITIVE_INFINITY;
+        this.wake();
+      },
+      Math.max(0, at - Date.now()),
+    );
+  }
+
+  /** Stops for good: no more runs or timers. Requests already sent still settle their batches. */
+  stop(): void {
+    this.stopped = true;
+    this.producerIds?.stop();
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private run(): void {
+    this.scheduled = false;
+    if (this.stopped) return;
+    const { accumulator, memory, topics, idempotence } = this.parts;
+    const now = Date.now();
+    if (idempotence !== undefined && (idempotence.resetWhereReady() || !idempotence.hasProducerId)) {
+      this.producerIds?.fetch();
+    }
+    for (const batch of accumulator.expire(now)) this.expire(batch);
+
+    const exhausted = memory.exhausted;
+    const ready = accumulator.ready(now, (t, p) => topics.leaderOf(t, p), exhausted);
+    for (const topic of ready.unknownLeaders) topics.refreshInBackground(topic);
+    for (const [node, queues] of ready.byNode) {
+      for (;;) {
+        const connection = this.links.sendable(node, now);
+        if (connection === undefined) break;
+        const batches = accumulator.drain(queues, now, this.o.maxRequestSize, exhausted, this.admit);
+        if (batches.length === 0) break;
+        this.send(node, connection, batches);
+      }
+      const throttledUntil = this.links.throttledUntil(node);
+      if (throttledUntil > now) this.wakeAt(throttledUntil);
+    }
+    if (ready.nextCheckAt < Number.POSITIVE_INFINITY) this.wakeAt(ready.nextCheckAt);
+  }
+
+  /** Idempotence may hold a partition back; a batch that goes for the first time gets its sequence here. */
+  private readonly admit = (batch: ProducerBatch): boolean => {
+    const idempotence = this.parts.idempotence;
+    if (idempotence === undefined) return true;
+    if (!idempotence.canSend(batch)) return false;
+    if (!batch.hasSequence) idempotence.assignSequence(batch);
+    return true;
+  };
+
+  private send(node: number, connection: ProduceConnection, batches: ProducerBatch[]): void {
+    const { topics } = this.parts;
+    const topicId = (topic: string) => topics.topicId(topic);
+    const encoded = batches.map((b) => {
+      const fresh = !b.sent;
+      const bytes = b.encode(this.o.compression, this.o.compressionLevel);
+      if (fresh) this.parts.accumulator.observeCompression(b.topic, b.reservedBytes, bytes.length - BATCH_OVERHEAD);
+      return bytes;
+    });
+    for (const b of batches) {
+      b.outstanding = true;
+      b.attempts++;
+    }
+    this.links.sent(node);
+    let version = -1;
+    let throttleTimeMs = 0;
+    const body = buildProduceRequest(batches, encoded, this.o.acks, this.o.requestTimeoutMs, topicId);
+    let sent: Promise<void>;
+    try {
+      version = produceVersionFor(connection.versionFor(Produce), this.o.produceVersion, batches, topicId);
+      sent =
+        this.o.acks === 0
+          ? connection.request(Produce, body, { version, expectResponse: false }).then(() => {
+              for (const b of batches) this.onAnswer(b, undefined);
+            })
+          : connection.request(Produce, body, { version, timeoutMs: this.o.requestTimeoutMs }).then((response) => {
+              throttleTimeMs = response.throttleTimeMs;
+              const answers = matchAnswers(response, batches, topicId);
+              for (const b of batches) this.onAnswer(b, answers.get(b));
+            });
+    } catch (err) {
+      sent = Promise.reject(err);
+    }
+    sent
+      .catch((err: unknown) => {
+        if (err instanceof ConnectionError) this.parts.topics.markAllStale(err);
+        // Refused before a byte was written: a definite failure. Anything else may have reached the broker.
+        const unsent = err instanceof UnsupportedVersionError;
+        for (const b of batches) if (b.outstanding) this.onNoAnswer(b, err, unsent);
+      })
+      .finally(() => {
+        this.links.settled(node, version, throttleTimeMs);
+        this.wake();
+      });
+  }
+
+  /** A partition's answer (undefined: acks 0, where the write itself is all there is). */
+  private onAnswer(batch: ProducerBatch, answer: PartitionAnswer | undefined): void {
+    batch.outstanding = false;
+    batch.outcomeUnknown = false;
+    if (batch.done) return;
+    if (answer === undefined) {
+      if (this.o.acks === 0) this.complete(batch, -1n, -1n);
+      else this.onError(batch, new TidemarkError('the broker did not answer for this partition', { retriable: true }));
+      return;
+    }
+    const code = answer.errorCode;
+    if (code === ErrorCode.NONE || code === ErrorCode.DUPLICATE_SEQUENCE_NUMBER) {
+      this.complete(batch, answer.baseOffset, answer.logAppendTimeMs);
+      return;
+    }
+    const err = new KafkaError(code, {
+      message: answer.errorMessage ?? recordErrorText(answer),
+      context: { api: 'Produce', topic: batch.topic, partition: batch.partition },
+    });
+    if (code === ErrorCode.MESSAGE_TOO_LARGE && batch.recordCount > 1) {
+      this.split(batch);
+      return;
+    }
+    if (isStaleMetadataCode(code)) this.parts.topics.markStale(batch.topic, err);
+    const idempotence = this.parts.idempotence;
+    const sequenceError = code === ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER || code === ErrorCode.UNKNOWN_PRODUCER_ID;
+    if (idempotence !== undefined && sequenceError && batch.hasSequence) {
+      idempotence.onSequenceError(batch, code === ErrorCode.UNKNOWN_PRODUCER_ID);
+      this.retryOrFail(batch, err, true);
+      return;
+    }
+    this.retryOrFail(batch, err, err.retriable);
+  }
+
+  /** The request failed as a whole (connection lost, timed out): the broker may or may not have the batch. */
+  private onNoAnswer(batch: ProducerBatch, err: unknown, unsent: boolean): void {
+    batch.outstanding = false;
+    batch.outcomeUnknown = !unsent;
+    if (!unsent) batch.mayHaveBeenWritten = true;
+    if (batch.done) return;
+    this.onError(batch, err);
+  }
+
+  private onError(batch: ProducerBatch, err: unknown): void {
+    this.retryOrFail(batch, err, err instanceof TidemarkError && err.retriable);
+  }
+
+  /** Retries within the delivery timeout and the retry count; otherwise the batch fails with `err`. */
+  private retryOrFail(batch: ProducerBatch, err: unknown, retriable: boolean): void {
+    batch.lastError = err;
+    const now = Date.now();
+    const inTime = now - batch.createdAt < this.o.deliveryTimeoutMs;
+    if (retriable && inTime && batch.attempts <= this.o.retries && !this.stopped) {
+      batch.retryAt =
+        now +
+        backoffDelay(batch.attempts, {
+          initialMs: this.o.retryBackoffMs,
+          maxMs: this.o.retryBackoffMaxMs,
+        });
+      this.parts.accumulator.reenqueue(batch);
+      this.wakeAt(batch.retryAt);
+      return;
+    }
+    this.failBatch(batch, retriable && !inTime ? this.timeoutError(batch, err) : asError(err));
+  }
+
+  private split(batch: ProducerBatch): void {
+    const halves = batch.split();
+    this.parts.idempotence?.onSplit(batch, halves);
+    // Halves go back in reverse so that the first half ends up first.
+    for (const half of halves.reverse()) this.parts.accumulator.reenqueue(half);
+    this.wake();
+  }
+
+  /** A queued batch outlived the delivery timeout. */
+  private expire(batch: ProducerBatch): void {
+    this.failBatch(batch, this.timeoutError(batch, batch.lastError));
+  }
+
+  private timeoutError(batch: ProducerBatch, lastError: unknown): DeliveryTimeoutError {
+    return new DeliveryTimeoutError(
+      batch.topic,
+      batch.partition,
+      this.o.deliveryTimeoutMs,
+      batch.mayHaveBeenWritten,
+      lastError,
+    );
+  }
+
+  private complete(batch: ProducerBatch, baseOffset: bigint, logAppendTime: bigint): void {
+    this.parts.idempotence?.onAppended(batch);
+    this.parts.memory.release(batch.reservedBytes);
+    batch.complete(baseOffset, logAppendTime);
+  }
+
+  /** Fails a batch for good; its records' promises reject with `err`. */
+  failBatch(batch: ProducerBatch, err: Error): void {
+    if (batch.done) return;
+    this.parts.idempotence?.onFailed(batch);
+    this.parts.memory.release(batch.reservedBytes);
+    batch.fail(err);
+  }
+
+  /** Ends the producer: every queued batch fails with `err`; so will every later send. */
+  private fail(err: Error): void {
+    this.fatalError ??= err;
+    for (const batch of this.parts.accumulator.takeAll()) this.failBatch(batch, err);
+  }
+}
+
+function recordErrorText(answer: PartitionAnswer): string | null {
+  if (answer.recordErrors.length === 0) return null;
+  return answer.recordErrors.map((e) => `record ${e.batchIndex}: ${e.message ?? 'invalid'}`).join('; ');
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new TidemarkError(String(err));
+}

@@ -1,0 +1,196 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompressionCodec, zstdCompressionAvailable } from '../../../codecs/compression/index.js';
+import { Client } from '../../../src/client.js';
+import { partitionForKey } from '../../../src/producer/murmur2.js';
+import { bootstrap, legacyBootstrap, uniqueTopicName } from '../../harness/context.js';
+import { javaInterop } from './java-interop.js';
+import { readBack } from './read-back.js';
+import {
+  type ComparableRecord,
+  expectedRecord,
+  specHeaders,
+  specKey,
+  specRecord,
+  specTimestamp,
+  specValue,
+} from './record-spec.js';
+
+/**
+ * tidemark against Kafka's own Java clients (and librdkafka, through kcat): what one writes, the other reads
+ * exactly, and keyed records land on the partition the Java producer picks.
+ */
+const generations = [
+  { label: 'Kafka 4.x', address: bootstrap() },
+  { label: 'Kafka 3.9', address: legacyBootstrap() },
+];
+const codecs = ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const;
+const writable = codecs.filter((c) => c !== 'zstd' || zstdCompressionAvailable);
+const COUNT = 300;
+
+interface JavaSent {
+  i: number;
+  p: number;
+  o: number;
+  ts: number;
+}
+
+interface JavaRead {
+  p: number;
+  o: number;
+  ts: number;
+  tt: string;
+  k: string | null;
+  v: string | null;
+  h: [string, string | null][];
+}
+
+describe.each(generations)('interop on $label', ({ address }) => {
+  let client: Client;
+  beforeAll(() => {
+    if (address !== null) client = new Client({ bootstrap: [address] });
+  });
+  afterAll(() => client?.close());
+
+  it.skipIf(address === null).each(codecs)(
+    "tidemark decodes what Kafka's Java producer wrote with %s",
+    async (codec) => {
+      const topic = uniqueTopicName(`java-to-tm-${codec}`);
+      await client.admin.createTopics([{ name: topic, numPartitions: 3, replicationFactor: 1 }]);
+      const sent = await javaInterop<JavaSent>(['produce', address!, topic, codec, String(COUNT)]);
+      expect(sent).toHaveLength(COUNT);
+      const { records, batches } = await readBack(client, topic);
+      expect(batches.every((b) => b.compression === CompressionCodec[codec])).toBe(true);
+      const byPosition = new Map(records.map((r) => [`${r.partition}/${r.offset}`, r]));
+      expect(records).toHaveLength(COUNT);
+      for (const s of sent) {
+        expect(byPosition.get(`${s.p}/${s.o}`), `record ${s.i}`).toEqual(expectedRecord(s.i, s.p, BigInt(s.o)));
+      }
+    },
+  );
+
+  it.skipIf(address === null).each(writable)(
+    "Kafka's Java consumer reads what tidemark wrote with %s",
+    async (codec) => {
+      const topic = uniqueTopicName(`tm-to-java-${codec}`);
+      await client.admin.createTopics([{ name: topic, numPartitions: 3, replicationFactor: 1 }]);
+      const producer = client.producer({ compression: codec });
+      const sent = await Promise.all(Array.from({ length: COUNT }, (_, i) => producer.send(specRecord(topic, i))));
+      await producer.close();
+      const read = await javaInterop<JavaRead>(['consume', address!, topic, String(COUNT)]);
+      expect(read).toHaveLength(COUNT);
+      const byPosition = new Map(read.map((r) => [`${r.p}/${r.o}`, r]));
+      sent.forEach((m, i) => {
+        const r = byPosition.get(`${m.partition}/${m.offset}`);
+        expect(r, `record ${i}`).toBeDefined();
+        const got: ComparableRecord = {
+          partition: r!.p,
+          offset: BigInt(r!.o),
+          timestamp: r!.ts,
+          key: r!.k,
+          value: r!.v,
+          headers: r!.h,
+        };
+        expect(got, `record ${i}`).toEqual(expectedRecord(i, m.partition, m.offset));
+        expect(r!.tt).toBe('CreateTime');
+      });
+    },
+  );
+
+  it.skipIf(address === null)('keyed records land on the partition the Java producer chooses', async () => {
+    for (const partitions of [7, 12]) {
+      const javaTopic = uniqueTopicName(`keyed-java-${partitions}`);
+      const ourTopic = uniqueTopicName(`keyed-tm-${partitions}`);
+      await client.admin.createTopics([
+        { name: javaTopic, numPartitions: partitions, replicationFactor: 1 },
+        { name: ourTopic, numPartitions: partitions, replicationFactor: 1 },
+      ]);
+      const java = await javaInterop<{ i: number; p: number }>(['keyed', address!, javaTopic, '200']);
+      const producer = client.producer();
+      const ours = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => producer.send({ topic: ourTopic, key: `key-${i}`, value: 'v' })),
+      );
+      await producer.close();
+      expect(ours.map((m) => m.partition)).toEqual(java.map((j) => j.p));
+      expect(new Set(ours.map((m) => m.partition)).size).toBe(partitions);
+    }
+  });
+});
+
+describe('partitioning against Java without a broker', () => {
+  it('matches BuiltInPartitioner.partitionForKey for 3000 keys and many partition counts', async () => {
+    const counts = [1, 2, 3, 4, 5, 7, 8, 10, 12, 16, 24, 31, 32, 50, 64, 100, 101, 1000];
+    const java = await javaInterop<{ n: number; p: number[] }>(['partition', '3000', ...counts.map(String)]);
+    expect(java.map((j) => j.n)).toEqual(counts);
+    for (const { n, p } of java) {
+      const ours = p.map((_, i) => partitionForKey(Buffer.from(i % 10 === 9 ? `ключ-${i}-鍵` : `key-${i}`), n));
+      expect(ours, `${n} partitions`).toEqual(p);
+    }
+  });
+});
+
+/** Runs kcat, returning its JSON lines. */
+function kcat(args: string[]): Promise<Record<string, unknown>[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('kcat', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`kcat exited ${code}: ${err}`));
+      else
+        resolve(
+          out
+            .split('\n')
+            .filter((l) => l.startsWith('{'))
+            .map((l) => JSON.parse(l)),
+        );
+    });
+  });
+}
+
+const kcatInstalled = await new Promise<boolean>((resolve) => {
+  const child = spawn('kcat', ['-V'], { stdio: 'ignore' });
+  child.on('error', () => resolve(false));
+  child.on('close', (code) => resolve(code === 0));
+});
+
+describe.each(generations)('kcat (librdkafka) on $label', ({ address }) => {
+  it.skipIf(address === null || !kcatInstalled).each(writable)('reads what tidemark wrote with %s', async (codec) => {
+    const client = new Client({ bootstrap: [address!] });
+    try {
+      const topic = uniqueTopicName(`tm-to-kcat-${codec}`);
+      await client.admin.createTopics([{ name: topic, numPartitions: 2, replicationFactor: 1 }]);
+      const producer = client.producer({ compression: codec });
+      const sent = await Promise.all(Array.from({ length: 120 }, (_, i) => producer.send(specRecord(topic, i))));
+      await producer.close();
+      const read = await kcat(['-b', address!, '-C', '-t', topic, '-o', 'beginning', '-e', '-J', '-q']);
+      expect(read).toHaveLength(120);
+      const byPosition = new Map(read.map((r) => [`${r.partition}/${r.offset}`, r]));
+      sent.forEach((m, i) => {
+        const r = byPosition.get(`${m.partition}/${m.offset}`);
+        // kcat -J prints keys and values as text, headers as a flat [key, value, ...] list, absent when none.
+        const headers = specHeaders(i).flatMap((h) => [h.key, h.value]);
+        expect(r, `record ${i}`).toEqual({
+          topic,
+          partition: m.partition,
+          offset: Number(m.offset),
+          tstype: 'create',
+          ts: specTimestamp(i),
+          broker: expect.any(Number),
+          ...(headers.length > 0 ? { headers } : {}),
+          key: specKey(i),
+          payload: specValue(i),
+        });
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});
