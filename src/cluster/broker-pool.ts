@@ -69,6 +69,17 @@ export class BrokerPool {
     return connecting;
   }
 
+  /**
+   * A new connection to a broker that the pool neither shares nor tracks; the caller closes it. For requests
+   * that park on the broker (JoinGroup and SyncGroup wait for the whole group): a broker answers one
+   * connection's requests in order, so on the shared connection they would stall every fetch behind them.
+   */
+  async openDedicated(address: BrokerAddress): Promise<Connection> {
+    if (this.isClosed) throw closedError();
+    const connection = new Connection({ ...this.connectionOptions, ...address });
+    return connection.connect();
+  }
+
   /** Connections that are open right now. */
   readyConnections(): Connection[] {
     const ready: Connection[] = [];
