@@ -1,0 +1,157 @@
+import { setMaxListeners } from 'node:events';
+import type { OffsetStore } from '../offsets/offset-store.js';
+import { BrokerOffsetStore } from './broker-offset-store.js';
+import { CommitEngine } from './commit-engine.js';
+import type { ConsumerHost } from './consumer.js';
+import { Delivery } from './delivery.js';
+import { type ConsumerEventName, type EventSink, eventSink } from './events.js';
+import { FetchConnections } from './fetch/fetch-connections.js';
+import { Fetcher } from './fetch/fetcher.js';
+import type { GroupMembership, GroupMembershipOptions } from './group/membership.js';
+import type { GroupListenerContext } from './group-listener.js';
+import { MetricsRecorder } from './metrics.js';
+import { type ConsumerOptions, type ResolvedConsumerOptions, resolveConsumerOptions } from './options.js';
+import { PositionControl } from './position-control.js';
+import { PositionResolver } from './position-resolver.js';
+import { Positions } from './positions.js';
+
+/** What the Consumer lends its parts: its event emitter, its membership (once subscribed), its closed state. */
+export interface ConsumerHooks {
+  emit(name: ConsumerEventName, payload: unknown): void;
+  membership(): GroupMembership | undefined;
+  isClosed(): boolean;
+  /** Closing or unsubscribing: the group is being left on the application's own call. */
+  isLeaving(): boolean;
+}
+
+export interface ConsumerParts {
+  options: ResolvedConsumerOptions;
+  positions: Positions;
+  metrics: MetricsRecorder;
+  emit: EventSink;
+  store: OffsetStore | undefined;
+  /** The store was made here (the broker store), so the consumer closes it; an application's store is its own. */
+  ownsStore: boolean;
+  resolver: PositionResolver;
+  fetcher: Fetcher;
+  delivery: Delivery;
+  commits: CommitEngine;
+  control: PositionControl;
+  groupOptions: Omit<GroupMembershipOptions, 'groupId'>;
+  listenerContext(): Omit<GroupListenerContext, 'groupId' | 'user'>;
+}
+
+/**
+ * Builds a consumer's parts and wires them to each other: one place that shows what depends on what, so the
+ * Consumer itself is only its public API.
+ */
+export function buildParts(
+  host: ConsumerHost,
+  userOptions: ConsumerOptions,
+  defaultRequestTimeoutMs: number,
+  hooks: ConsumerHooks,
+): ConsumerParts {
+  const options = resolveConsumerOptions(userOptions, defaultRequestTimeoutMs);
+  const { cluster, coordinators } = host;
+  const requestTimeoutMs = options.fetch.requestTimeoutMs;
+  const positions = new Positions();
+  const metrics = new MetricsRecorder();
+  const emit = eventSink(hooks.emit);
+  const closing = new AbortController();
+  // Every lookup of every partition listens to it while running; that is many listeners, not a leak.
+  setMaxListeners(0, closing.signal);
+  const ownsStore = userOptions.offsetStore === undefined && options.groupId !== undefined;
+  const store =
+    userOptions.offsetStore ??
+    (options.groupId === undefined ? undefined : new BrokerOffsetStore({ cluster, coordinators, requestTimeoutMs }));
+
+  let fetcher: Fetcher | undefined;
+  const resolver = new PositionResolver({
+    offsets: { cluster, requestTimeoutMs },
+    store,
+    groupId: options.groupId,
+    autoOffsetReset: options.autoOffsetReset,
+    outOfRange: options.outOfRange,
+    isolationLevel: options.isolationLevel,
+    emit,
+    metrics,
+    onChange: () => {
+      fetcher?.wake();
+      fetcher?.buffer.notify();
+    },
+    signal: closing.signal,
+  });
+  fetcher = new Fetcher({
+    cluster,
+    connections: new FetchConnections(cluster),
+    positions,
+    resolver,
+    settings: options.fetch,
+    bufferBytes: options.maxBufferedBytes,
+    metrics,
+    emit,
+  });
+  const f = fetcher;
+  f.signal.addEventListener('abort', () => closing.abort(), { once: true });
+
+  const delivery = new Delivery({
+    fetcher: f,
+    positions,
+    decode: { checkCrc: options.fetch.checkCrc, readCommitted: options.fetch.readCommitted },
+    metrics,
+    beforePoll: () => hooks.membership()?.notePoll(),
+    isClosed: hooks.isClosed,
+  });
+  const commits = new CommitEngine({
+    store,
+    groupId: options.groupId,
+    positions,
+    generation: () => {
+      const ctx = hooks.membership()?.commitContext();
+      if (ctx === undefined) return undefined;
+      return {
+        generationId: ctx.generationIdOrMemberEpoch,
+        memberId: ctx.memberId,
+        groupInstanceId: ctx.groupInstanceId ?? undefined,
+      };
+    },
+    onFenced: (error) => hooks.membership()?.requestRejoin(error.message),
+    metadata: options.commitMetadata,
+    retries: options.commitRetries,
+    emit,
+    metrics,
+    signal: closing.signal,
+  });
+  const groupOptions = {
+    ...userOptions.group,
+    rackId: userOptions.group?.rackId ?? userOptions.clientRack ?? null,
+    requestTimeoutMs: userOptions.group?.requestTimeoutMs ?? requestTimeoutMs,
+  };
+  return {
+    options,
+    positions,
+    metrics,
+    emit,
+    store,
+    ownsStore,
+    resolver,
+    fetcher: f,
+    delivery,
+    commits,
+    control: new PositionControl(positions, f),
+    groupOptions,
+    listenerContext: () => ({
+      membership: hooks.membership,
+      positions,
+      fetcher: f,
+      delivery,
+      commits,
+      store,
+      autoCommit: options.autoCommit,
+      revokeTimeoutMs: options.revokeTimeoutMs,
+      leaving: hooks.isLeaving,
+      emit,
+      metrics,
+    }),
+  };
+}

@@ -1,0 +1,300 @@
+import { EventEmitter } from 'node:events';
+import { TidemarkError } from '../../codecs/errors.js';
+import type { Cluster } from '../cluster/cluster.js';
+import { partitionKey, type TopicPartition } from '../cluster/partition-errors.js';
+import type { CommittedOffset } from '../commit/types.js';
+import type { Coordinators } from '../coordinator/coordinators.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../network/connection.js';
+import { ConfigError } from '../network/errors.js';
+import { abortable } from './abortable.js';
+import type { CommitEngine, OffsetToStore } from './commit-engine.js';
+import { buildParts, type ConsumerParts } from './consumer-parts.js';
+import type { ConsumerBatch, ConsumerRecord } from './consumer-record.js';
+import { ConsumerClosedError } from './errors.js';
+import type { ConsumerEventMap } from './events.js';
+import {
+  createGroupMembership,
+  type GroupMembership,
+  type RebalanceListener,
+  type Subscription,
+} from './group/membership.js';
+import { groupListener } from './group-listener.js';
+import type { ConsumerMetrics, PartitionLag } from './metrics.js';
+import type { ConsumerOptions, ResolvedConsumerOptions } from './options.js';
+import type { SeekTarget } from './position-control.js';
+import { BatchIterator, RecordIterator } from './records-iterator.js';
+
+/** What a consumer runs on: a Client, or anything holding the client's cluster and coordinator cache. */
+export interface ConsumerHost {
+  readonly cluster: Cluster;
+  readonly coordinators: Coordinators;
+}
+
+export interface WaitOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * Reads records from Kafka, pipelined and bounded in memory, and commits exactly what the application has
+ * processed (DESIGN.md, "Offsets: the contract"). Partitions come from `assign()` (manual) or `subscribe()`
+ * (a consumer group); records come from `for await (const batch of consumer)` or `consumer.records()`.
+ * Events: see EVENTS.md.
+ */
+export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIterable<ConsumerBatch> {
+  readonly groupId: string | undefined;
+  readonly options: Readonly<ResolvedConsumerOptions>;
+  private readonly parts: ConsumerParts;
+  private readonly commits: CommitEngine;
+  private membership: GroupMembership | undefined;
+  private mode: 'none' | 'manual' | 'group' = 'none';
+  private closing: Promise<void> | undefined;
+  private unsubscribing = false;
+  private autoCommitTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly host: ConsumerHost,
+    options: ConsumerOptions = {},
+  ) {
+    super();
+    this.parts = buildParts(host, options, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, {
+      emit: (name, payload) => this.emit(name, payload as never),
+      membership: () => this.membership,
+      isClosed: () => this.closing !== undefined,
+      isLeaving: () => this.closing !== undefined || this.unsubscribing,
+    });
+    this.options = this.parts.options;
+    this.groupId = this.options.groupId;
+    this.commits = this.parts.commits;
+  }
+
+  /** Reads exactly these partitions (replacing any earlier assignment); processed offsets of the dropped ones are committed first. */
+  assign(partitions: readonly TopicPartition[]): void {
+    this.checkOpen();
+    if (this.mode === 'group') throw new TidemarkError('assign() cannot be used while subscribed to a group');
+    this.mode = 'manual';
+    const { positions, fetcher } = this.parts;
+    const wanted = new Set(partitions.map((p) => partitionKey(p.topic, p.partition)));
+    const dropped = [...positions.all()].filter((s) => !wanted.has(s.key) && s.phase !== 'revoking');
+    for (const s of dropped) {
+      s.phase = 'revoking';
+      fetcher.dropBuffered(s);
+    }
+    if (dropped.length > 0 && this.options.autoCommit) {
+      // Queued while the states still count as owned; a failure is reported as a commit-failed event.
+      const offsets = this.commits.processedOffsets((s) => dropped.includes(s));
+      this.commits.commit(offsets, 'unassign', { wait: false }).catch(() => {});
+    }
+    void this.commits.flush().then(() => {
+      for (const s of dropped) if (positions.get(s.topic, s.partition) === s) positions.remove(s.topic, s.partition);
+    });
+    for (const p of partitions) {
+      const s = positions.get(p.topic, p.partition);
+      if (s?.phase === 'revoking') positions.remove(p.topic, p.partition);
+      positions.add(p.topic, p.partition);
+    }
+    this.startAutoCommit();
+    fetcher.wake();
+  }
+
+  /** Joins the group and reads what it assigns; resolves once the first assignment is in. Needs `groupId`. */
+  async subscribe(
+    subscription: Subscription,
+    options: WaitOptions & { listener?: RebalanceListener } = {},
+  ): Promise<void> {
+    this.checkOpen();
+    const groupId = this.groupId;
+    if (groupId === undefined) throw new ConfigError('groupId', 'subscribing needs a group id');
+    if (this.mode === 'manual') throw new TidemarkError('subscribe() cannot be used after assign()');
+    if (this.membership !== undefined) {
+      this.membership.subscribe(subscription);
+      return;
+    }
+    this.mode = 'group';
+    const membership = createGroupMembership(this.host.cluster, this.host.coordinators, {
+      ...this.parts.groupOptions,
+      groupId,
+    });
+    this.membership = membership;
+    membership.on('error', (error) => this.emit('warning', { message: `group ${groupId}: ${error.message}`, error }));
+    const listener = groupListener({ ...this.parts.listenerContext(), groupId, user: options.listener });
+    this.startAutoCommit();
+    try {
+      await abortable(membership.start(subscription, listener), options.signal);
+    } catch (err) {
+      // Closed while joining: say so in the consumer's terms, not the membership's.
+      if (this.closing !== undefined) throw new ConsumerClosedError();
+      throw err;
+    }
+  }
+
+  /** Leaves the group (committing what was processed) or drops the manual assignment. */
+  async unsubscribe(options: WaitOptions = {}): Promise<void> {
+    const membership = this.membership;
+    this.membership = undefined;
+    if (membership !== undefined) {
+      this.unsubscribing = true;
+      try {
+        await abortable(membership.leave(), options.signal);
+      } finally {
+        this.unsubscribing = false;
+      }
+    } else this.assign([]);
+    this.mode = 'none';
+  }
+
+  /** The partitions this consumer reads now. */
+  assignment(): TopicPartition[] {
+    return [...this.parts.positions.all()]
+      .filter((s) => s.phase !== 'revoking')
+      .map(({ topic, partition }) => ({ topic, partition }));
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<ConsumerBatch> {
+    return this.batches();
+  }
+
+  /** Batches, one partition's records from one fetch each; `signal` ends the wait for the next one. */
+  batches(options: WaitOptions = {}): AsyncIterableIterator<ConsumerBatch> {
+    return new BatchIterator(this.parts.delivery, options.signal);
+  }
+
+  /** Records one at a time; each counts as processed when the loop asks for the next. */
+  records(options: WaitOptions = {}): AsyncIterableIterator<ConsumerRecord> {
+    return new RecordIterator(this.parts.delivery, options.signal);
+  }
+
+  seek(partition: TopicPartition, target: SeekTarget): void {
+    this.parts.control.seek(partition, target);
+  }
+
+  seekToBeginning(partitions: readonly TopicPartition[] = this.assignment()): void {
+    this.parts.control.seekToBeginning(partitions);
+  }
+
+  seekToEnd(partitions: readonly TopicPartition[] = this.assignment()): void {
+    this.parts.control.seekToEnd(partitions);
+  }
+
+  /** The offset of the next record this consumer will hand out for the partition. */
+  position(partition: TopicPartition, options: WaitOptions = {}): Promise<bigint> {
+    return this.parts.control.position(partition, options.signal);
+  }
+
+  pause(partitions: readonly TopicPartition[]): void {
+    this.parts.control.pause(partitions);
+  }
+
+  resume(partitions: readonly TopicPartition[]): void {
+    this.parts.control.resume(partitions);
+  }
+
+  paused(): TopicPartition[] {
+    return this.parts.control.paused();
+  }
+
+  /** The offsets stored for the partitions (from the offset store); offset null where none is stored. */
+  async committed(partitions: readonly TopicPartition[], options: WaitOptions = {}): Promise<CommittedOffset[]> {
+    const { store } = this.parts;
+    if (this.groupId === undefined || store === undefined)
+      throw new ConfigError('groupId', 'committed offsets need a group id');
+    const loaded = await abortable(store.load(this.groupId, partitions), options.signal);
+    return partitions.map(({ topic, partition }) => {
+      const s = loaded.get(topic)?.get(partition);
+      return {
+        topic,
+        partition,
+        offset: s?.offset ?? null,
+        leaderEpoch: s?.leaderEpoch ?? null,
+        metadata: s?.metadata ?? null,
+      };
+    });
+  }
+
+  /** Marks `record` (and everything before it in its partition) processed before the loop body returns. */
+  ack(record: ConsumerRecord): void {
+    this.parts.positions.get(record.topic, record.partition)?.ackUpTo(record);
+  }
+
+  /**
+   * Commits and waits: the processed offsets of every owned partition, or the given ones. Serialised with every
+   * other commit of this consumer.
+   */
+  async commit(options: WaitOptions & { offsets?: readonly OffsetToStore[] } = {}): Promise<void> {
+    this.checkOpen();
+    const offsets = options.offsets ?? this.commits.processedOffsets();
+    const explicit = options.offsets !== undefined;
+    await abortable(this.commits.commit(offsets, 'manual', { wait: true, explicit }), options.signal);
+  }
+
+  /** Commits without waiting; failures (after retries) are reported as `commit-failed` events. */
+  commitAsync(options: { offsets?: readonly OffsetToStore[] } = {}): void {
+    this.checkOpen();
+    const offsets = options.offsets ?? this.commits.processedOffsets();
+    this.commits
+      .commit(offsets, 'manual', { wait: false, explicit: options.offsets !== undefined })
+      .catch((error: Error) => {
+        this.emit('warning', { message: `commit not queued: ${error.message}`, error });
+      });
+  }
+
+  metrics(): ConsumerMetrics {
+    const { metrics, positions, fetcher } = this.parts;
+    return metrics.snapshot(
+      positions,
+      this.options.fetch.readCommitted,
+      fetcher.buffer.buffered + fetcher.buffer.reserved,
+    );
+  }
+
+  lag(): PartitionLag[] {
+    return this.metrics().lag;
+  }
+
+  /**
+   * Stops reading: commits what was processed (auto-commit), leaves the group, closes the fetch sessions. A
+   * batch the application still holds is not processed and is not committed. Rejects with the commit's error
+   * if that commit failed (after everything else is closed).
+   */
+  close(options: WaitOptions = {}): Promise<void> {
+    this.closing ??= this.shutdown(options.signal);
+    return this.closing;
+  }
+
+  private async shutdown(signal: AbortSignal | undefined): Promise<void> {
+    const { delivery, fetcher, store, ownsStore } = this.parts;
+    clearInterval(this.autoCommitTimer);
+    fetcher.buffer.notify();
+    delivery.abandon();
+    let commitError: unknown;
+    if (this.options.autoCommit) {
+      const offsets = this.commits.processedOffsets();
+      await abortable(this.commits.commit(offsets, 'close', { wait: true }), signal).catch((err: unknown) => {
+        commitError = err;
+      });
+    }
+    const membership = this.membership;
+    this.membership = undefined;
+    if (membership !== undefined) {
+      await abortable(membership.leave(), signal).catch((error: Error) => {
+        this.emit('warning', { message: `leaving group ${this.groupId} failed: ${error.message}`, error });
+      });
+    }
+    await this.commits.flush();
+    await fetcher.close();
+    if (ownsStore) await store?.close();
+    if (commitError !== undefined) throw commitError;
+  }
+
+  private startAutoCommit(): void {
+    if (!this.options.autoCommit || this.autoCommitTimer !== undefined) return;
+    this.autoCommitTimer = setInterval(() => {
+      const offsets = this.commits.processedOffsets();
+      if (offsets.length > 0) this.commits.commit(offsets, 'auto', { wait: false }).catch(() => {});
+    }, this.options.autoCommitIntervalMs);
+    this.autoCommitTimer.unref();
+  }
+
+  private checkOpen(): void {
+    if (this.closing !== undefined) throw new ConsumerClosedError();
+  }
+}

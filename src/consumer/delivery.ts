@@ -1,0 +1,262 @@
+import type { ConsumerBatch, ConsumerRecord } from './consumer-record.js';
+import { IteratorInUseError } from './errors.js';
+import { ChunkReader, type DecodeChunkOptions } from './fetch/chunk-reader.js';
+import type { CompletedFetch } from './fetch/fetch-buffer.js';
+import type { Fetcher } from './fetch/fetcher.js';
+import type { MetricsRecorder } from './metrics.js';
+import type { PartitionState, Positions } from './positions.js';
+
+/** A batch as handed to the application, with what the cursor needs to settle it later. */
+export class DeliveredBatch implements ConsumerBatch {
+  readonly topic: string;
+  readonly partition: number;
+  readonly highWatermark: bigint;
+  readonly lastStableOffset: bigint;
+  readonly logStartOffset: bigint;
+
+  constructor(
+    readonly state: PartitionState,
+    readonly chunk: CompletedFetch,
+    readonly records: readonly ConsumerRecord[],
+    readonly nextOffset: bigint,
+    /** Leader epoch of the last batch read, for the processed mark. */
+    readonly lastEpoch: number,
+    /** The position's epoch before this batch, to go back to if it is abandoned unprocessed. */
+    readonly startEpoch: number,
+    private readonly readCommitted: boolean,
+    /** The chunk's last slice: finishing it frees the chunk's bytes. */
+    readonly last: boolean,
+  ) {
+    this.topic = state.topic;
+    this.partition = state.partition;
+    this.highWatermark = chunk.highWatermark;
+    this.lastStableOffset = chunk.lastStableOffset;
+    this.logStartOffset = chunk.logStartOffset;
+    this.moves = state.moves;
+  }
+
+  /** The partition's `moves` at delivery: after a seek, this batch may no longer mark anything processed. */
+  readonly moves: number;
+
+  get lag(): bigint {
+    const end = this.readCommitted && this.lastStableOffset >= 0n ? this.lastStableOffset : this.highWatermark;
+    return end > this.nextOffset ? end - this.nextOffset : 0n;
+  }
+
+  /** Whether processing this batch still means something for the partition (no seek since). */
+  get current(): boolean {
+    return this.state.moves === this.moves;
+  }
+
+  ack(record?: ConsumerRecord): void {
+    if (!this.current) return;
+    if (record === undefined) this.state.markProcessed(this.nextOffset, this.lastEpoch);
+    else this.state.ackUpTo(record);
+  }
+
+  /** The per-record iterator finished `record`: remembered as the record, its offset computed only if committed. */
+  recordDone(record: ConsumerRecord): void {
+    if (this.current) this.state.markRecordProcessed(record);
+  }
+}
+
+export interface DeliveryOptions {
+  fetcher: Fetcher;
+  positions: Positions;
+  decode: DecodeChunkOptions;
+  metrics: MetricsRecorder;
+  /** Runs whenever the application asks for records: group liveness; throws what the application must hear. */
+  beforePoll(): void;
+  isClosed(): boolean;
+}
+
+/**
+ * Records per batch handed out: about this many bytes of whole record batches from a fetched chunk. Small
+ * enough that decoded records die young (cheap collections), large enough that per-batch costs vanish.
+ */
+const SLICE_BYTES = 64 * 1024;
+
+/**
+ * The cursor the iterators share: takes fetched chunks in order, decodes them a slice at a time, and hands out
+ * one batch at a time. The batch in hand counts as processed when the application asks for the next one (the
+ * loop body that received it returned); a batch given up unfinished (break, throw) is not, and its partition
+ * goes back to its first unprocessed record so nothing is skipped.
+ */
+export class Delivery {
+  private current: DeliveredBatch | undefined;
+  /** The chunk being handed out slice by slice. */
+  private reader: ChunkReader | undefined;
+  private owner: object | undefined;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly o: DeliveryOptions) {}
+
+  /** One iterator at a time: two would split records between them unpredictably. */
+  acquire(owner: object): void {
+    if (this.owner !== undefined && this.owner !== owner) throw new IteratorInUseError();
+    this.owner = owner;
+  }
+
+  releaseOwner(owner: object): void {
+    if (this.owner === owner) this.owner = undefined;
+  }
+
+  /** The batch the application holds, if any. */
+  get inHand(): DeliveredBatch | undefined {
+    return this.current;
+  }
+
+  /** The batch in hand is done: everything in it is processed, and its bytes may be fetched again. */
+  finish(): void {
+    const batch = this.current;
+    if (batch === undefined) return;
+    this.current = undefined;
+    if (batch.current) batch.state.markProcessed(batch.nextOffset, batch.lastEpoch);
+    if (batch.last) this.o.fetcher.buffer.release(batch.chunk);
+    this.settled();
+  }
+
+  /** The batch in hand was given up unfinished: go back to its first record not processed. */
+  abandon(): void {
+    const batch = this.current;
+    if (batch === undefined) return;
+    this.current = undefined;
+    const s = batch.state;
+    this.dropReader(batch.chunk);
+    if (batch.last) this.o.fetcher.buffer.release(batch.chunk);
+    if (batch.current && this.o.positions.get(s.topic, s.partition) === s && batch.records.length > 0) {
+      const first = batch.records[0].offset;
+      const done = s.processed();
+      const [offset, epoch] =
+        done !== undefined && done.offset > first ? [done.offset, done.leaderEpoch] : [first, batch.startEpoch];
+      if (offset < batch.nextOffset || !batch.last) {
+        this.o.fetcher.dropBuffered(s);
+        s.rewindTo(offset, epoch);
+        this.o.fetcher.wake();
+      }
+    }
+    this.settled();
+  }
+
+  /** Resolves once no batch of `matches` is in hand (a revoke waits for the application to finish it). */
+  whenSettled(matches: (state: PartitionState) => boolean): Promise<void> {
+    if (this.current === undefined || !matches(this.current.state)) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** The next batch with records, waiting for one; undefined once the consumer is closed. */
+  async next(signal?: AbortSignal): Promise<DeliveredBatch | undefined> {
+    this.finish();
+    const { fetcher, positions } = this.o;
+    for (;;) {
+      // Closed, or the fetch loop stopped because the client was closed under the consumer.
+      if (this.o.isClosed() || fetcher.signal.aborted) return undefined;
+      this.o.beforePoll();
+      throwPartitionError(positions);
+      let reader = this.reader;
+      if (reader !== undefined && !this.readable(reader.chunk)) {
+        this.dropReader(reader.chunk);
+        reader = undefined;
+      }
+      if (reader === undefined) {
+        const chunk = fetcher.buffer.shift();
+        if (chunk === undefined) {
+          fetcher.wake();
+          await fetcher.buffer.wait(signal);
+          continue;
+        }
+        reader = this.open(chunk);
+        if (reader === undefined) continue;
+      }
+      const batch = this.slice(reader);
+      if (batch !== undefined) {
+        this.current = batch;
+        this.o.metrics.recordsDelivered += batch.records.length;
+        return batch;
+      }
+    }
+  }
+
+  /** Whether a chunk still belongs where it was fetched for (no seek, pause, revoke or failure since). */
+  private readable(chunk: CompletedFetch): boolean {
+    const s = chunk.state;
+    return (
+      this.o.positions.get(s.topic, s.partition) === s &&
+      s.generation === chunk.generation &&
+      s.phase === 'fetching' &&
+      !s.paused
+    );
+  }
+
+  /** Starts on a chunk if it is still wanted and continues the partition where the application is. */
+  private open(chunk: CompletedFetch): ChunkReader | undefined {
+    const { fetcher } = this.o;
+    const s = chunk.state;
+    if (!this.readable(chunk)) {
+      fetcher.buffer.release(chunk);
+      return undefined;
+    }
+    if (chunk.fetchOffset !== s.position) {
+      // A gap between what was delivered and this chunk: never deliver across it; fetch from the position.
+      fetcher.buffer.release(chunk);
+      fetcher.dropBuffered(s);
+      s.rewind();
+      fetcher.wake();
+      return undefined;
+    }
+    this.reader = new ChunkReader(chunk, this.o.decode);
+    return this.reader;
+  }
+
+  /** Decodes the reader's next slice; undefined when it holds nothing to show (markers, aborted records). */
+  private slice(reader: ChunkReader): DeliveredBatch | undefined {
+    const { chunk } = reader;
+    const s = chunk.state;
+    const startEpoch = s.positionEpoch;
+    const d = reader.next(s.position, SLICE_BYTES);
+    const last = d.error !== undefined || reader.done;
+    if (last) this.reader = undefined;
+    const lastEpoch = d.lastEpoch >= 0 ? d.lastEpoch : startEpoch;
+    s.position = d.nextOffset;
+    s.positionEpoch = lastEpoch;
+    if (d.error !== undefined) {
+      // What came before the bad batch is delivered; the partition stops at the bad batch.
+      if (d.errorOffset !== undefined && d.errorOffset > s.position) s.position = d.errorOffset;
+      this.o.fetcher.fail(s, d.error);
+    }
+    if (d.records.length > 0) {
+      return new DeliveredBatch(
+        s,
+        chunk,
+        d.records,
+        d.nextOffset,
+        lastEpoch,
+        startEpoch,
+        this.o.decode.readCommitted,
+        last,
+      );
+    }
+    // Nothing to process in this slice, so the partition is processed through it.
+    s.markProcessed(d.nextOffset, lastEpoch);
+    if (last) this.o.fetcher.buffer.release(chunk);
+    return undefined;
+  }
+
+  /** Stops slicing `chunk` (void now, or given up) and frees it unless the batch in hand still holds it. */
+  private dropReader(chunk: CompletedFetch): void {
+    if (this.reader?.chunk !== chunk) return;
+    this.reader = undefined;
+    if (this.current?.chunk !== chunk) this.o.fetcher.buffer.release(chunk);
+  }
+
+  private settled(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
+
+/** A partition stopped by an error is reported at every request for records until the application seeks. */
+function throwPartitionError(positions: Positions): void {
+  for (const s of positions.all()) if (s.phase === 'failed' && s.error !== undefined) throw s.error;
+}

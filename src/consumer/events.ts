@@ -1,0 +1,117 @@
+import { channel } from 'node:diagnostics_channel';
+import type { TopicPartition } from '../cluster/partition-errors.js';
+import type { OffsetRangeEvent } from '../offsets/range-check.js';
+import type { TruncationSource } from './errors.js';
+
+/**
+ * What a consumer reports as it runs: typed events on the Consumer (an EventEmitter) and the same payloads on
+ * node:diagnostics_channel, so tracing and metrics code can observe every consumer in the process without a
+ * reference to any of them. See EVENTS.md for the list and when each fires.
+ */
+
+/** A position moved because the log did not have it: auto offset reset, or an out-of-range correction. */
+export type OffsetResetEvent = OffsetRangeEvent & { groupId: string | undefined };
+
+/** KIP-320: the log diverged below the consumer's position; it moved back to where the log still agrees. */
+export interface TruncationEvent {
+  groupId: string | undefined;
+  topic: string;
+  partition: number;
+  /** The position that is no longer in the log, and the leader epoch it was read in. */
+  position: { offset: bigint; leaderEpoch: number };
+  /**
+   * Where the consumer goes on from: the end of the last epoch the leader and the consumer agree on. Undefined
+   * when the leader knows no such epoch; the position is then reset by the auto offset reset policy.
+   */
+  resumedAt: { offset: bigint; leaderEpoch: number } | undefined;
+  /** Offsets that were delivered before and will be delivered again, as the log now has them: [from, to). */
+  reread: { from: bigint; to: bigint } | undefined;
+  detectedBy: TruncationSource;
+}
+
+export interface RebalanceEvent {
+  groupId: string;
+  kind: 'assigned' | 'revoked' | 'lost';
+  partitions: TopicPartition[];
+  /** Generation (classic) or member epoch (KIP-848) after the change, when known. */
+  generation: number | undefined;
+}
+
+export interface CommitEvent {
+  groupId: string;
+  offsets: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[];
+  latencyMs: number;
+  /** What asked for it: the auto-commit timer, a revoke, close, or the application. */
+  reason: CommitReason;
+}
+
+export type CommitReason = 'auto' | 'revoke' | 'close' | 'unassign' | 'manual';
+
+export interface CommitFailedEvent {
+  groupId: string;
+  offsets: { topic: string; partition: number; offset: bigint }[];
+  error: Error;
+  reason: CommitReason;
+  /** Whether the commit will be tried again (a retriable failure of an asynchronous commit). */
+  willRetry: boolean;
+}
+
+export interface FetchEvent {
+  nodeId: number;
+  /** Partitions named in the request (an incremental session request names only changed ones). */
+  partitionsSent: number;
+  /** Partitions in the response (with data, or news). */
+  partitionsReceived: number;
+  bytes: number;
+  latencyMs: number;
+  version: number;
+  sessionId: number;
+}
+
+/** Something went wrong that the consumer handles itself (it retries), reported for logging. */
+export interface ConsumerWarningEvent {
+  message: string;
+  error: Error | undefined;
+  topic?: string;
+  partition?: number;
+}
+
+export interface ConsumerEventMap {
+  'offset-reset': [OffsetResetEvent];
+  truncation: [TruncationEvent];
+  rebalance: [RebalanceEvent];
+  commit: [CommitEvent];
+  'commit-failed': [CommitFailedEvent];
+  fetch: [FetchEvent];
+  warning: [ConsumerWarningEvent];
+}
+
+export type ConsumerEventName = keyof ConsumerEventMap;
+
+/** The diagnostics channels: `tidemark:consumer:<event name>`. */
+export const CONSUMER_CHANNELS: { readonly [K in ConsumerEventName]: ReturnType<typeof channel> } = {
+  'offset-reset': channel('tidemark:consumer:offset-reset'),
+  truncation: channel('tidemark:consumer:truncation'),
+  rebalance: channel('tidemark:consumer:rebalance'),
+  commit: channel('tidemark:consumer:commit'),
+  'commit-failed': channel('tidemark:consumer:commit-failed'),
+  fetch: channel('tidemark:consumer:fetch'),
+  warning: channel('tidemark:consumer:warning'),
+};
+
+/** Where the consumer's parts send events: the Consumer's emit, plus the diagnostics channel. */
+export type EventSink = <K extends ConsumerEventName>(name: K, payload: ConsumerEventMap[K][0]) => void;
+
+/** Publishes on the channel (when anyone listens) and hands the event to `emit`. */
+export function eventSink(emit: (name: ConsumerEventName, payload: unknown) => void): EventSink {
+  return (name, payload) => {
+    const ch = CONSUMER_CHANNELS[name];
+    if (ch.hasSubscribers) ch.publish(payload);
+    emit(name, payload);
+  };
+}
+
+/** Whether anyone observes `name` (so the fetch loop builds its per-request event only when someone reads it). */
+export function channelObserved(name: ConsumerEventName): boolean {
+  return CONSUMER_CHANNELS[name].hasSubscribers;
+}

@@ -1,0 +1,135 @@
+import type { TopicPartition } from '../cluster/partition-errors.js';
+import type { OffsetStore } from '../offsets/offset-store.js';
+import type { CommitEngine } from './commit-engine.js';
+import type { Delivery } from './delivery.js';
+import type { EventSink } from './events.js';
+import type { Fetcher } from './fetch/fetcher.js';
+import type { GroupMembership, RebalanceListener } from './group/membership.js';
+import type { MetricsRecorder } from './metrics.js';
+import type { PartitionState, Positions } from './positions.js';
+
+export interface GroupListenerContext {
+  membership: () => GroupMembership | undefined;
+  groupId: string;
+  positions: Positions;
+  fetcher: Fetcher;
+  delivery: Delivery;
+  commits: CommitEngine;
+  store: OffsetStore | undefined;
+  autoCommit: boolean;
+  revokeTimeoutMs: number;
+  /**
+   * Whether the consumer is leaving on the application's own call (close, unsubscribe), perhaps from inside its
+   * loop: a revoke then waits for nothing the application holds, which would only wait on itself.
+   */
+  leaving: () => boolean;
+  emit: EventSink;
+  metrics: MetricsRecorder;
+  /** The application's own listener, called after the consumer's part of each step. */
+  user: RebalanceListener | undefined;
+}
+
+/**
+ * The consumer's side of a rebalance, wrapped around the application's listener. The membership awaits each
+ * callback, so the group does not move on until this is done:
+ * - assigned: the partitions get states (their positions are looked up before the first fetch), then the
+ *   application hears of them;
+ * - revoked (the member still owns them): fetching them stops, the batch the application holds from them is
+ *   awaited (bounded by revokeTimeoutMs), their processed offsets are committed (auto-commit), the
+ *   application's onRevoked runs (it may commit by hand), and every queued commit is flushed — only then are
+ *   the states dropped, so no commit of them can be sent after the member lost them;
+ * - lost: dropped at once, nothing committed (another member may own them already).
+ */
+export function groupListener(ctx: GroupListenerContext): RebalanceListener {
+  const generation = () => {
+    try {
+      return ctx.membership()?.commitContext().generationIdOrMemberEpoch;
+    } catch {
+      return undefined;
+    }
+  };
+  const report = (kind: 'assigned' | 'revoked' | 'lost', partitions: TopicPartition[]) => {
+    // A step that changed nothing for this member (KIP-848 sends those) is not a rebalance of ours.
+    if (partitions.length === 0) return;
+    ctx.metrics.rebalances++;
+    ctx.emit('rebalance', { groupId: ctx.groupId, kind, partitions, generation: generation() });
+  };
+
+  return {
+    onAssigned: async (partitions) => {
+      for (const { topic, partition } of partitions) ctx.positions.add(topic, partition);
+      report('assigned', partitions);
+      ctx.fetcher.wake();
+      await ctx.user?.onAssigned?.(partitions);
+    },
+
+    onRevoked: async (partitions) => {
+      const states = owned(ctx.positions, partitions);
+      const revoked = new Set(states);
+      for (const s of states) {
+        // Not fetched or delivered from now on; the state stays until its commits are done.
+        s.phase = 'revoking';
+        ctx.fetcher.dropBuffered(s);
+      }
+      if (!ctx.leaving())
+        await withTimeout(
+          ctx.delivery.whenSettled((s) => revoked.has(s)),
+          ctx.revokeTimeoutMs,
+        );
+      if (ctx.autoCommit) {
+        const offsets = ctx.commits.processedOffsets((s) => revoked.has(s));
+        // A failure is reported by the engine's commit-failed event; the rebalance goes on regardless.
+        await ctx.commits.commit(offsets, 'revoke', { wait: true }).catch(() => {});
+      }
+      try {
+        await ctx.user?.onRevoked?.(partitions);
+      } finally {
+        await ctx.commits.flush();
+        drop(ctx, states);
+        report('revoked', partitions);
+      }
+    },
+
+    onLost: async (partitions) => {
+      drop(ctx, owned(ctx.positions, partitions));
+      report('lost', partitions);
+      await ctx.user?.onLost?.(partitions);
+    },
+  };
+}
+
+function owned(positions: Positions, partitions: readonly TopicPartition[]): PartitionState[] {
+  const out: PartitionState[] = [];
+  for (const { topic, partition } of partitions) {
+    const s = positions.get(topic, partition);
+    if (s !== undefined) out.push(s);
+  }
+  return out;
+}
+
+/** Forgets partitions, and tells the store which topics this member no longer holds any partition of. */
+function drop(ctx: GroupListenerContext, states: PartitionState[]): void {
+  const topics = new Set<string>();
+  for (const s of states) {
+    ctx.fetcher.dropBuffered(s);
+    ctx.positions.remove(s.topic, s.partition);
+    topics.add(s.topic);
+  }
+  for (const t of ctx.positions.topics()) topics.delete(t);
+  if (topics.size > 0 && ctx.store?.release !== undefined) {
+    ctx.store.release(ctx.groupId, [...topics]).catch((err: unknown) => {
+      ctx.emit('warning', { message: 'the offset store could not release topics', error: err as Error });
+    });
+  }
+  ctx.fetcher.buffer.notify();
+}
+
+function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    promise.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '../../../src/client.js';
+import { Consumer } from '../../../src/consumer/consumer.js';
+import type { RebalanceEvent } from '../../../src/consumer/events.js';
+import { newClient, newTopic, produce, readRecords, targets, uniqueGroup } from './setup.js';
+
+describe.each(targets())('group subscription ($label)', (target) => {
+  let client: Client;
+  let topic: string;
+
+  beforeAll(async () => {
+    client = newClient(target);
+    topic = await newTopic(client, 'group-sub', 3);
+    await produce(client, topic, [0, 1, 2], 20);
+  }, 120_000);
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('by topic list: reads every partition, commits on close, and a successor continues from there', async () => {
+    const groupId = uniqueGroup('sub-list');
+    const consumer = new Consumer(client, { groupId, autoOffsetReset: 'earliest' });
+    const rebalances: RebalanceEvent[] = [];
+    consumer.on('rebalance', (e) => rebalances.push(e));
+    await consumer.subscribe({ topics: [topic] }, { signal: AbortSignal.timeout(30_000) });
+    expect(consumer.assignment().length).toBe(3);
+    const records = await readRecords(consumer, 45);
+    expect(records.length).toBe(45);
+    await consumer.close();
+    expect(rebalances.map((r) => r.kind)).toEqual(['assigned', 'revoked']);
+
+    const committed = await client.offsets.committed(groupId, null);
+    expect(committed.reduce((n, c) => n + Number(c.offset ?? 0n), 0)).toBe(45);
+
+    const successor = new Consumer(client, { groupId, autoOffsetReset: 'earliest' });
+    await successor.subscribe({ topics: [topic] });
+    try {
+      const rest = await readRecords(successor, 15);
+      const seen = new Set([...records, ...rest].map((r) => `${r.partition}:${r.offset}`));
+      expect(seen.size).toBe(60);
+    } finally {
+      await successor.close();
+    }
+  }, 60_000);
+
+  it('by pattern: subscribes to the topics whose names match', async () => {
+    const consumer = new Consumer(client, { groupId: uniqueGroup('sub-pattern'), autoOffsetReset: 'earliest' });
+    const escaped = topic.replace(/[-]/g, '\\-');
+    await consumer.subscribe(
+      { pattern: new RegExp(`${escaped}|no-such-topic-.*`) },
+      { signal: AbortSignal.timeout(30_000) },
+    );
+    try {
+      expect(new Set(consumer.assignment().map((p) => p.topic))).toEqual(new Set([topic]));
+      expect((await readRecords(consumer, 60)).length).toBe(60);
+    } finally {
+      await consumer.close();
+    }
+  }, 60_000);
+
+  it('the application listener runs after the consumer has taken or given up the partitions', async () => {
+    const consumer = new Consumer(client, { groupId: uniqueGroup('sub-listener'), autoOffsetReset: 'earliest' });
+    const calls: string[] = [];
+    await consumer.subscribe(
+      { topics: [topic] },
+      {
+        listener: {
+          onAssigned: (tps) => {
+            calls.push(`assigned ${tps.length} (owned ${consumer.assignment().length})`);
+          },
+          onRevoked: async (tps) => {
+            calls.push(`revoked ${tps.length}`);
+            // Still owned: a commit made here is accepted.
+            await consumer.commit();
+          },
+        },
+      },
+    );
+    await readRecords(consumer, 5);
+    await consumer.close();
+    expect(calls).toEqual(['assigned 3 (owned 3)', 'revoked 3']);
+  }, 60_000);
+});

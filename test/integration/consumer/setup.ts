@@ -1,0 +1,152 @@
+/** Shared set-up of the consumer integration tests: brokers, topics, test data, and reading it back. */
+import { encodeRecordBatch } from '../../../codecs/records/index.js';
+import { DeleteRecords } from '../../../protocol/apis/delete-records.js';
+import { Produce } from '../../../protocol/index.js';
+import { Client } from '../../../src/client.js';
+import { sleep } from '../../../src/cluster/backoff.js';
+import type { Consumer } from '../../../src/consumer/consumer.js';
+import type { ConsumerRecord } from '../../../src/consumer/consumer-record.js';
+import {
+  bootstrap,
+  kafkaVersion,
+  legacyBootstrap,
+  legacyKafkaVersion,
+  uniqueTopicName,
+} from '../../harness/context.js';
+
+export interface Target {
+  label: string;
+  bootstrap: string;
+  /** 4 for Kafka 4.x, 3 for 3.9. */
+  major: number;
+}
+
+/** The 4.x broker, and the 3.9 one when this run has it. */
+export function targets(): Target[] {
+  const list: Target[] = [{ label: `Kafka ${kafkaVersion() ?? '4.x'}`, bootstrap: bootstrap(), major: 4 }];
+  const legacy = legacyBootstrap();
+  if (legacy !== null) list.push({ label: `Kafka ${legacyKafkaVersion() ?? '3.9'}`, bootstrap: legacy, major: 3 });
+  return list;
+}
+
+export function newClient(target: Target): Client {
+  return new Client({ bootstrap: target.bootstrap, requestTimeoutMs: 15_000 });
+}
+
+/** A new topic whose partitions all have a leader (so the first produce does not race the election). */
+export async function newTopic(client: Client, prefix: string, partitions = 1): Promise<string> {
+  const name = uniqueTopicName(prefix);
+  await client.admin.createTopics([{ name, numPartitions: partitions, replicationFactor: 1 }]);
+  for (let i = 0; i < 100; i++) {
+    const md = await client.cluster.metadata({ topics: [name], timeoutMs: 5_000 });
+    const t = md.topics.get(name);
+    if (t !== undefined && t.error === undefined && t.partitions.every((p) => p.leader >= 0)) return name;
+    await sleep(100);
+  }
+  throw new Error(`topic ${name} has no leaders`);
+}
+
+export function uniqueGroup(prefix: string): string {
+  return uniqueTopicName(`grp-${prefix}`);
+}
+
+/** The value test records carry: partition and sequence number, so a reader can check order and completeness. */
+export function recordValue(partition: number, seq: number): Buffer {
+  const b = Buffer.alloc(16);
+  b.writeInt32BE(partition, 0);
+  b.writeInt32BE(seq, 4);
+  b.write('tidemark', 8, 'latin1');
+  return b;
+}
+
+/**
+ * Writes `perPartition` records to every listed partition with direct Produce requests (batches of
+ * `batchSize`, a few in flight per partition): fast enough for a million records, and independent of the
+ * producer under test elsewhere. Record `i` of partition `p` has value recordValue(p, i) and offset i on a new topic.
+ */
+export async function produce(
+  client: Client,
+  topic: string,
+  partitions: readonly number[],
+  perPartition: number,
+  options: { batchSize?: number; start?: number } = {},
+): Promise<void> {
+  const batchSize = options.batchSize ?? 500;
+  const start = options.start ?? 0;
+  await Promise.all(
+    partitions.map(async (partition) => {
+      const inflight = new Set<Promise<void>>();
+      for (let first = start; first < start + perPartition; first += batchSize) {
+        const records = [];
+        for (let i = first; i < Math.min(first + batchSize, start + perPartition); i++) {
+          records.push({
+            key: Buffer.from(`k${i}`),
+            value: recordValue(partition, i),
+            timestamp: 1_700_000_000_000 + i,
+          });
+        }
+        const sent = produceBatch(client, topic, partition, encodeRecordBatch(records));
+        inflight.add(sent);
+        sent.finally(() => inflight.delete(sent));
+        if (inflight.size >= 4) await Promise.race(inflight);
+      }
+      await Promise.all(inflight);
+    }),
+  );
+}
+
+async function produceBatch(client: Client, topic: string, partition: number, records: Buffer): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const conn = await client.cluster.leaderFor(topic, partition);
+    const res = await conn.request(
+      Produce,
+      {
+        acks: -1,
+        timeoutMs: 30_000,
+        topicData: [{ name: topic, partitionData: [{ index: partition, records }] }],
+      },
+      { version: Math.min(conn.versionFor(Produce), 12) },
+    );
+    const code = res.responses[0].partitionResponses[0].errorCode;
+    if (code === 0) return;
+    if (attempt > 20) throw new Error(`Produce to ${topic}-${partition} failed with code ${code}`);
+    client.cluster.metadataCache.invalidate(topic);
+    await sleep(100);
+  }
+}
+
+/** Moves a partition's log start offset forward (DeleteRecords). */
+export async function deleteRecordsBefore(client: Client, topic: string, partition: number, offset: bigint) {
+  const connection = await client.cluster.leaderFor(topic, partition);
+  const response = await connection.request(DeleteRecords, {
+    topics: [{ name: topic, partitions: [{ partitionIndex: partition, offset }] }],
+    timeoutMs: 10_000,
+  });
+  const code = response.topics[0].partitions[0].errorCode;
+  if (code !== 0) throw new Error(`DeleteRecords failed with code ${code}`);
+}
+
+/**
+ * Reads exactly `count` records (throws after `timeoutMs`). The last batch is acked up to the last record
+ * taken before leaving the loop, so the consumer's position is right after it, as with Java's max.poll.records.
+ */
+export async function readRecords(consumer: Consumer, count: number, timeoutMs = 30_000): Promise<ConsumerRecord[]> {
+  const out: ConsumerRecord[] = [];
+  if (count === 0) return out;
+  const signal = AbortSignal.timeout(timeoutMs);
+  for await (const batch of consumer.batches({ signal })) {
+    for (const r of batch.records) {
+      out.push(r);
+      if (out.length === count) {
+        batch.ack(r);
+        return out;
+      }
+    }
+  }
+  return out;
+}
+
+/** `partition:offset` of each record, for compact comparisons. */
+export function where(records: readonly ConsumerRecord[]): string[] {
+  return records.map((r) => `${r.partition}:${r.offset}`);
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { resolveConsumerOptions } from '../../../../src/consumer/options.js';
+import { ConfigError } from '../../../../src/network/errors.js';
+
+describe('consumer options', () => {
+  it("defaults: Java's where Java has one; auto-commit only with a group", () => {
+    const o = resolveConsumerOptions({}, 30_000);
+    expect(o).toMatchObject({
+      autoOffsetReset: 'latest',
+      outOfRange: 'latest',
+      isolationLevel: 'read_uncommitted',
+      autoCommit: false,
+      autoCommitIntervalMs: 5_000,
+      maxBufferedBytes: 32 * 1024 * 1024,
+    });
+    expect(o.fetch).toMatchObject({
+      minBytes: 1,
+      maxWaitMs: 500,
+      maxBytes: 50 * 1024 * 1024,
+      maxPartitionBytes: 1024 * 1024,
+      sessions: true,
+      checkCrc: true,
+      requestTimeoutMs: 30_000,
+    });
+    expect(resolveConsumerOptions({ groupId: 'g' }, 30_000).autoCommit).toBe(true);
+  });
+
+  it('auto offset reset none makes an out-of-range position an error unless said otherwise', () => {
+    expect(resolveConsumerOptions({ autoOffsetReset: 'none' }, 1).outOfRange).toBe('fail');
+    expect(resolveConsumerOptions({ autoOffsetReset: 'none', offsetOutOfRange: 'clamp' }, 1).outOfRange).toBe('clamp');
+  });
+
+  it('refuses unknown names, wrong types and values out of range', () => {
+    expect(() => resolveConsumerOptions({ fetchMaxWait: 5 } as never, 1)).toThrow(ConfigError);
+    expect(() => resolveConsumerOptions({ autoOffsetReset: 'smallest' } as never, 1)).toThrow(/autoOffsetReset/);
+    expect(() => resolveConsumerOptions({ fetchMaxBytes: 0 }, 1)).toThrow(/fetchMaxBytes/);
+    expect(() => resolveConsumerOptions({ groupId: '' }, 1)).toThrow(/groupId/);
+    expect(() => resolveConsumerOptions({ autoCommit: true }, 1)).toThrow(/autoCommit/);
+    expect(() => resolveConsumerOptions({ isolationLevel: 'committed' } as never, 1)).toThrow(/isolationLevel/);
+  });
+});
