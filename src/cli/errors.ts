@@ -1,0 +1,99 @@
+import { TidemarkError } from '../../codecs/errors.js';
+import { KafkaError } from '../../protocol/kafka-error.js';
+import { TopicErrors } from '../admin/errors.js';
+import { GroupNotEmptyError } from '../admin/group-errors.js';
+import { CallTimeoutError } from '../cluster/deadline.js';
+import { ConnectionError, RequestTimeoutError } from '../network/errors.js';
+import { AuthenticationError, TlsError } from '../network/security/errors.js';
+
+/** The exit codes `tidemark` documents in `--help`. */
+export const ExitCode = {
+  OK: 0,
+  /** Any other failure. */
+  ERROR: 1,
+  /** Wrong arguments: unknown command or flag, a missing or malformed value. */
+  USAGE: 2,
+  /** A group, topic or file that does not exist. */
+  NOT_FOUND: 3,
+  /** No broker answered in time (unreachable bootstrap, connect or request timeout). */
+  UNREACHABLE: 4,
+  /** The cluster refused the change: the group has live members, the topic already exists. */
+  REFUSED: 5,
+  /** The broker refused the credentials, or TLS failed (certificate, name, handshake). */
+  AUTH: 6,
+  /** Stopped by Ctrl-C / SIGTERM before the work was done. */
+  INTERRUPTED: 130,
+} as const;
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0    success
+  1    error
+  2    usage: unknown command or flag, missing or malformed value
+  3    not found: no such group, topic or file
+  4    unreachable: no broker answered in time
+  5    refused: the group has live members, the topic already exists…
+  6    authentication or TLS failed
+  130  interrupted (Ctrl-C)`;
+
+/** Wrong arguments; the message says which and how to get help. */
+export class UsageError extends TidemarkError {
+  override name = 'UsageError';
+}
+
+/** A group, topic or file that does not exist. */
+export class NotFoundError extends TidemarkError {
+  override name = 'NotFoundError';
+}
+
+const NOT_FOUND_CODES = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'GROUP_ID_NOT_FOUND', 'UNKNOWN_TOPIC_ID']);
+const REFUSED_CODES = new Set([
+  'TOPIC_ALREADY_EXISTS',
+  'NON_EMPTY_GROUP',
+  'GROUP_SUBSCRIBED_TO_TOPIC',
+  'UNKNOWN_MEMBER_ID',
+  'ILLEGAL_GENERATION',
+  'REBALANCE_IN_PROGRESS',
+]);
+
+/** The exit code an error ends the command with. */
+export function exitCodeOf(err: unknown): number {
+  if (err instanceof UsageError) return ExitCode.USAGE;
+  if (err instanceof NotFoundError) return ExitCode.NOT_FOUND;
+  if (err instanceof GroupNotEmptyError) return ExitCode.REFUSED;
+  if (causes(err).some((e) => e instanceof AuthenticationError || e instanceof TlsError)) return ExitCode.AUTH;
+  if (err instanceof ConnectionError || err instanceof CallTimeoutError || err instanceof RequestTimeoutError) {
+    return ExitCode.UNREACHABLE;
+  }
+  if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') return ExitCode.NOT_FOUND;
+  const kafka =
+    err instanceof KafkaError
+      ? [err]
+      : err instanceof TopicErrors
+        ? [...(err.errors as Map<string, KafkaError>).values()]
+        : [];
+  if (kafka.length > 0 && kafka.every((e) => NOT_FOUND_CODES.has(e.errorName))) return ExitCode.NOT_FOUND;
+  if (kafka.length > 0 && kafka.every((e) => REFUSED_CODES.has(e.errorName))) return ExitCode.REFUSED;
+  return ExitCode.ERROR;
+}
+
+/** The error, its causes, and the errors of AggregateErrors among them. */
+function causes(err: unknown, depth = 0): unknown[] {
+  if (err === undefined || err === null || depth > 5) return [];
+  const inner = err instanceof AggregateError ? err.errors.flatMap((e) => causes(e, depth + 1)) : [];
+  return [err, ...inner, ...causes((err as { cause?: unknown }).cause, depth + 1)];
+}
+
+/** One line for stderr: the message without stack, newlines folded; a missing topic or group said plainly. */
+export function errorLine(err: unknown, hint?: string): string {
+  let message = err instanceof Error ? err.message : String(err);
+  if (err instanceof KafkaError) {
+    const { topic, groupId } = err.context;
+    if (err.errorName === 'UNKNOWN_TOPIC_OR_PARTITION' && topic !== undefined && err.context.partition === undefined) {
+      message = `topic ${JSON.stringify(topic)} does not exist (${err.errorName})`;
+    } else if (err.errorName === 'GROUP_ID_NOT_FOUND' && groupId !== undefined) {
+      message = `group ${JSON.stringify(groupId)} does not exist (${err.errorName})`;
+    }
+  }
+  const line = message.replace(/\s*\n\s*/g, ' ').trim() || (err as Error)?.name || 'unknown error';
+  return `tidemark: ${line}${hint === undefined ? '' : ` (${hint})`}`;
+}

@@ -1,0 +1,166 @@
+import { type Command, CommandContext, GLOBAL_HELP, GLOBAL_OPTIONS, parseCommandArgs } from './command.js';
+import { benchCommand } from './commands/bench.js';
+import { consumeCommand } from './commands/consume.js';
+import { describeCommand, groupsCommand } from './commands/groups.js';
+import { deleteCommand, exportCommand, importCommand, resetCommand } from './commands/offsets.js';
+import { showCommand } from './commands/offsets-show.js';
+import { produceCommand } from './commands/produce.js';
+import {
+  topicsCreateCommand,
+  topicsDeleteCommand,
+  topicsDescribeCommand,
+  topicsListCommand,
+} from './commands/topics.js';
+import { EXIT_CODES_HELP, ExitCode, errorLine, exitCodeOf, UsageError } from './errors.js';
+import { type CliIO, processIO } from './io.js';
+
+export const COMMANDS: readonly Command[] = [
+  groupsCommand,
+  describeCommand,
+  resetCommand,
+  exportCommand,
+  importCommand,
+  deleteCommand,
+  showCommand,
+  topicsListCommand,
+  topicsCreateCommand,
+  topicsDeleteCommand,
+  topicsDescribeCommand,
+  consumeCommand,
+  produceCommand,
+  benchCommand,
+];
+
+/** Commands with subcommands: `offsets reset`, `topics list`… */
+const FAMILIES = new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0]));
+
+const VALUE_FLAGS = new Set(
+  Object.entries(GLOBAL_OPTIONS).flatMap(([name, o]) =>
+    o.type === 'string' ? [`--${name}`, ...('short' in o ? [`-${o.short}`] : [])] : [],
+  ),
+);
+
+export function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const list = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n');
+  return `Usage: tidemark <command> [flags]
+
+Consumer groups, offsets, topics and records of an Apache Kafka cluster.
+
+Commands:
+${list}
+
+\`tidemark <command> --help\` describes a command and its flags.
+
+${GLOBAL_HELP}
+
+Environment: TIDEMARK_BOOTSTRAP (default --bootstrap), NO_COLOR (no colour even on a terminal).
+
+${EXIT_CODES_HELP}
+`;
+}
+
+export function commandHelp(command: Command): string {
+  return `${command.help}\n\n${GLOBAL_HELP}\n\n${EXIT_CODES_HELP}\n`;
+}
+
+/** The command the arguments name, and the arguments left for it. */
+export function resolveCommand(argv: readonly string[]): {
+  command: Command | undefined;
+  rest: string[];
+  words: string[];
+} {
+  const wordAt: number[] = [];
+  for (let i = 0; i < argv.length && wordAt.length < 2; i++) {
+    const token = argv[i];
+    if (token === '--') break;
+    if (token.startsWith('-') && token !== '-') {
+      if (VALUE_FLAGS.has(token)) i++;
+      continue;
+    }
+    wordAt.push(i);
+    if (!FAMILIES.has(argv[wordAt[0]])) break;
+  }
+  const words = wordAt.map((i) => argv[i]);
+  const rest = argv.filter((_, i) => !wordAt.includes(i));
+  const command = COMMANDS.find((c) => c.name === words.join(' '));
+  return { command, rest, words };
+}
+
+/**
+ * Runs `tidemark <argv…>`: resolves to the exit code, which it also sets as process.exitCode. Never throws;
+ * every failure is one line on stderr (with the stack under --debug).
+ */
+export async function main(argv: string[], ioOverrides: Partial<CliIO> = {}): Promise<number> {
+  const io: CliIO = { ...processIO(), ...ioOverrides };
+  const code = await run(argv, io);
+  process.exitCode = code;
+  return code;
+}
+
+async function run(argv: string[], io: CliIO): Promise<number> {
+  const debug = argv.includes('--debug');
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  let ctx: CommandContext | undefined;
+  try {
+    const { command, rest, words } = resolveCommand(argv);
+    if (command === undefined) return usageOrHelp(io, words, wantsHelp);
+    const { values, positionals } = parseCommandArgs(command, rest);
+    if (values.help === true) {
+      io.stdout.write(commandHelp(command));
+      return ExitCode.OK;
+    }
+    ctx = new CommandContext(io, command, values, positionals);
+    return await command.run(ctx);
+  } catch (err) {
+    const code = exitCodeOf(err);
+    let hint: string | undefined;
+    if (code === ExitCode.UNREACHABLE) {
+      const bootstrap = ctx?.string('bootstrap') ?? io.env.TIDEMARK_BOOTSTRAP;
+      hint = `is the cluster at ${bootstrap} reachable? --timeout and --connect-timeout set the limits`;
+    }
+    io.stderr.write(`${errorLine(err, hint)}\n`);
+    if (debug) io.stderr.write(`${stackOf(err)}\n`);
+    return code;
+  } finally {
+    await ctx?.close().catch(() => {});
+  }
+}
+
+function usageOrHelp(io: CliIO, words: string[], wantsHelp: boolean): number {
+  if (words[0] === 'help' || (words.length === 0 && wantsHelp)) {
+    const named = COMMANDS.find((c) => c.name === words.slice(1).join(' '));
+    io.stdout.write(named === undefined ? mainHelp() : commandHelp(named));
+    return ExitCode.OK;
+  }
+  if (words.length === 0) {
+    io.stderr.write(mainHelp());
+    return ExitCode.USAGE;
+  }
+  if (FAMILIES.has(words[0])) {
+    const subs = COMMANDS.filter((c) => c.name.startsWith(`${words[0]} `));
+    const list = subs.map((c) => `  ${c.name.padEnd(16)}  ${c.summary}`).join('\n');
+    const text = `Usage: tidemark ${words[0]} <${subs.map((c) => c.name.split(' ')[1]).join('|')}> [flags]\n\n${list}\n`;
+    if (wantsHelp && words.length === 1) {
+      io.stdout.write(text);
+      return ExitCode.OK;
+    }
+    const what = words[1] === undefined ? 'needs a subcommand' : `has no subcommand ${JSON.stringify(words[1])}`;
+    io.stderr.write(`${errorLine(new UsageError(`${words[0]} ${what}`))}\n${text}`);
+    return ExitCode.USAGE;
+  }
+  io.stderr.write(
+    `${errorLine(new UsageError(`unknown command ${JSON.stringify(words[0])} (see tidemark --help)`))}\n`,
+  );
+  return ExitCode.USAGE;
+}
+
+function stackOf(err: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; e !== undefined && depth < 5; depth++) {
+    parts.push(depth === 0 ? String((e as Error)?.stack ?? e) : `Caused by: ${String((e as Error)?.stack ?? e)}`);
+    e = (e as Error)?.cause;
+  }
+  return parts.join('\n');
+}
