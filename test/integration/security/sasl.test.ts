@@ -115,7 +115,7 @@ describe.skipIf(!saslBootstrap())('secrets never appear in debug output or error
       const err = await failure(client.metadata());
       await client.close();
       texts.push(...errorTexts(err));
-      // The typed error is the cause the client reports for the bootstrap broker.
+      // Bad credentials are not retried: the client throws the typed AuthenticationError itself.
       expect(texts.join('\n')).toContain('AuthenticationError');
     }
     // A successful session logs too: nothing secret in it either.

@@ -50,7 +50,10 @@ async function withClient<T>(config: ClientConfig, fn: (client: Client) => Promi
   }
 }
 
-/** The typed error a bootstrap failure carries (the client reports every address it tried). */
+/**
+ * The typed error of a bootstrap failure. A non-retriable failure (credentials, TLS) is thrown as it is; a
+ * retriable one comes wrapped in the client's bootstrap error, which lists every address it tried.
+ */
 async function bootstrapFailure(config: ClientConfig): Promise<{ error: Error; cause: Error }> {
   const error = await withClient({ requestTimeoutMs: 2_000, ...config }, (c) => c.metadata()).then(
     () => {
@@ -58,7 +61,7 @@ async function bootstrapFailure(config: ClientConfig): Promise<{ error: Error; c
     },
     (e: Error) => e,
   );
-  const cause = (error.cause instanceof AggregateError ? error.cause.errors[0] : error.cause) as Error;
+  const cause = (error.cause instanceof AggregateError ? error.cause.errors[0] : error) as Error;
   return { error, cause };
 }
 
