@@ -92,9 +92,10 @@ export class ConsumerRecord {
 }
 
 /**
- * The records of one partition from one fetch, in offset order, as `for await (const batch of consumer)`
- * hands them out. Transaction markers and records of aborted transactions (read_committed) are already gone,
- * so offsets may have gaps; `nextOffset` is where the partition continues.
+ * Consecutive records of one partition, in offset order, as `for await (const batch of consumer)` hands them
+ * out: whole record batches of one fetch, about 64 KiB of them at a time (a fetched chunk is decoded a slice at
+ * a time, so decoded records die young). Transaction markers and records of aborted transactions
+ * (read_committed) are already gone, so offsets may have gaps; `nextOffset` is where the partition continues.
  */
 export interface ConsumerBatch {
   readonly topic: string;

@@ -130,13 +130,14 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
   /** Leaves the group (committing what was processed) or drops the manual assignment. */
   async unsubscribe(options: WaitOptions = {}): Promise<void> {
     const membership = this.membership;
-    this.membership = undefined;
     if (membership !== undefined) {
+      // The membership stays in place while it leaves: the revoke's commits carry its generation.
       this.unsubscribing = true;
       try {
         await abortable(membership.leave(), options.signal);
       } finally {
         this.unsubscribing = false;
+        this.membership = undefined;
       }
     } else this.assign([]);
     this.mode = 'none';
@@ -153,7 +154,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     return this.batches();
   }
 
-  /** Batches, one partition's records from one fetch each; `signal` ends the wait for the next one. */
+  /** Batches of one partition's consecutive records (about 64 KiB each); `signal` ends the wait for the next one. */
   batches(options: WaitOptions = {}): AsyncIterableIterator<ConsumerBatch> {
     return new BatchIterator(this.parts.delivery, options.signal);
   }
@@ -273,11 +274,11 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
       });
     }
     const membership = this.membership;
-    this.membership = undefined;
     if (membership !== undefined) {
       await abortable(membership.leave(), signal).catch((error: Error) => {
         this.emit('warning', { message: `leaving group ${this.groupId} failed: ${error.message}`, error });
       });
+      this.membership = undefined;
     }
     await this.commits.flush();
     await fetcher.close();

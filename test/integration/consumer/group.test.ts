@@ -43,6 +43,26 @@ describe.each(targets())('group subscription ($label)', (target) => {
     }
   }, 60_000);
 
+  it('unsubscribe: the revoke commits what was processed under the generation, and the group can be joined again', async () => {
+    const groupId = uniqueGroup('unsub');
+    const consumer = new Consumer(client, { groupId, autoOffsetReset: 'earliest', autoCommitIntervalMs: 60_000 });
+    const failures: unknown[] = [];
+    consumer.on('commit-failed', (e) => failures.push(e));
+    try {
+      await consumer.subscribe({ topics: [topic] });
+      await readRecords(consumer, 30);
+      await consumer.unsubscribe({ signal: AbortSignal.timeout(30_000) });
+      expect(consumer.assignment()).toEqual([]);
+      expect(failures).toEqual([]);
+      const committed = await client.offsets.committed(groupId, null);
+      expect(committed.reduce((n, c) => n + Number(c.offset ?? 0n), 0)).toBe(30);
+      await consumer.subscribe({ topics: [topic] });
+      expect((await readRecords(consumer, 30)).length).toBe(30);
+    } finally {
+      await consumer.close();
+    }
+  }, 60_000);
+
   it('by pattern: subscribes to the topics whose names match', async () => {
     const consumer = new Consumer(client, { groupId: uniqueGroup('sub-pattern'), autoOffsetReset: 'earliest' });
     const escaped = topic.replace(/[-]/g, '\\-');
