@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../codecs/errors.js';
 import { Reader } from '../../../codecs/reader.js';
-import { Writer } from '../../../codecs/writer.js';
 import {
   DeleteRecords,
   type DeleteRecordsRequest,
@@ -20,63 +19,10 @@ import {
   type OffsetForLeaderEpochResponse,
 } from '../../../protocol/apis/offset-for-leader-epoch.js';
 import { Produce, type ProduceRequest, type ProduceResponse } from '../../../protocol/apis/produce.js';
-import { type MessageCodec, requestCodec, responseCodec } from '../../../protocol/codec.js';
-import type { ApiDef, RequestOf, ResponseOf } from '../../../protocol/schema.js';
-import { inRange, parseRange } from '../../../protocol/versions.js';
+import { requestCodec, responseCodec } from '../../../protocol/codec.js';
+import { inRange } from '../../../protocol/versions.js';
+import { decodeError, encode, hex, ID_HEX, roundTrip, TOPIC_ID, versionsOf, when, ZERO_ID } from './helpers.js';
 
-function encode<I>(codec: MessageCodec<unknown, I>, value: I): Buffer {
-  const w = new Writer();
-  codec.encode(w, value);
-  return w.toBuffer();
-}
-
-function hex(text: string): string {
-  return text.replace(/\s+/g, '');
-}
-
-/** `value` in the versions of `range`, otherwise the field's default (what a decoder fills in). */
-function when<T>(version: number, range: string, value: T, otherwise: T): T {
-  return inRange(range, version) ? value : otherwise;
-}
-
-function versionsOf(api: ApiDef): number[] {
-  const { min, max } = parseRange(api.request.validVersions);
-  return Array.from({ length: max - min + 1 }, (_, i) => min + i);
-}
-
-/** Encodes a complete value (every field, defaults where the version lacks it) and expects it back. */
-function roundTrip<A extends ApiDef>(
-  api: A,
-  v: number,
-  request: (v: number) => RequestOf<A>,
-  response: (v: number) => ResponseOf<A>,
-): void {
-  const req = requestCodec(api, v);
-  const reqValue = request(v);
-  const reqReader = new Reader(encode(req, reqValue as never));
-  expect(req.decode(reqReader)).toEqual(reqValue);
-  expect(reqReader.remaining).toBe(0);
-
-  const res = responseCodec(api, v);
-  const resValue = response(v);
-  const resReader = new Reader(encode(res, resValue as never));
-  expect(res.decode(resReader)).toEqual(resValue);
-  expect(resReader.remaining).toBe(0);
-}
-
-function decodeError(decode: () => unknown): ProtocolError {
-  try {
-    decode();
-  } catch (e) {
-    if (e instanceof ProtocolError) return e;
-    throw e;
-  }
-  throw new Error('decoding did not fail');
-}
-
-const ID_HEX = '0123456789abcdef0123456789abcdef';
-const TOPIC_ID = Buffer.from(ID_HEX, 'hex').toString('base64url');
-const ZERO_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const INT64_MAX = 9223372036854775807n;
 // Opaque here: the record-batch codec owns the contents.
 const BATCH = Buffer.from('0000000000000000000000390000000002', 'hex');

@@ -5,45 +5,11 @@ import { Writer } from '../../../codecs/writer.js';
 import { CreateTopics, type CreateTopicsResponse } from '../../../protocol/apis/create-topics.js';
 import { DeleteTopics, type DeleteTopicsResponse } from '../../../protocol/apis/delete-topics.js';
 import { Metadata, type MetadataRequest, type MetadataResponse } from '../../../protocol/apis/metadata.js';
-import { type MessageCodec, requestCodec, responseCodec } from '../../../protocol/codec.js';
-import type { ApiDef } from '../../../protocol/schema.js';
-import { inRange, parseRange } from '../../../protocol/versions.js';
+import { requestCodec, responseCodec } from '../../../protocol/codec.js';
+import { inRange } from '../../../protocol/versions.js';
+import { decodeError, encode, hex, ID_HEX, TOPIC_ID, versionsOf, when, ZERO_ID } from './helpers.js';
 
-function encode<I>(codec: MessageCodec<unknown, I>, value: I): Buffer {
-  const w = new Writer();
-  codec.encode(w, value);
-  return w.toBuffer();
-}
-
-function hex(text: string): string {
-  return text.replace(/\s+/g, '');
-}
-
-/** `value` in the versions of `range`, otherwise the field's default (what a decoder fills in). */
-function when<T>(version: number, range: string, value: T, otherwise: T): T {
-  return inRange(range, version) ? value : otherwise;
-}
-
-function versionsOf(api: ApiDef): number[] {
-  const { min, max } = parseRange(api.request.validVersions);
-  return Array.from({ length: max - min + 1 }, (_, i) => min + i);
-}
-
-function decodeError(decode: () => unknown): ProtocolError {
-  try {
-    decode();
-  } catch (e) {
-    if (e instanceof ProtocolError) return e;
-    throw e;
-  }
-  throw new Error('decoding did not fail');
-}
-
-// Two fixed topic ids in Kafka's text form (URL-safe base64 of 16 bytes).
-const ID_HEX = '0123456789abcdef0123456789abcdef';
-const TOPIC_ID = Buffer.from(ID_HEX, 'hex').toString('base64url');
 const OTHER_ID = Buffer.from('fedcba9876543210fedcba9876543210', 'hex').toString('base64url');
-const ZERO_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 const NOT_REQUESTED = -2147483648;
 
 describe('API definitions', () => {
