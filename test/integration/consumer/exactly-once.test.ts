@@ -21,7 +21,8 @@ function orderChecker() {
         value.readInt32BE(0) !== partition ||
         value.readInt32BE(4) !== seq
       ) {
-        throw new Error(`partition ${partition}: expected record ${seq}, got offset ${offset}`);
+        const got = value === null ? 'null' : `(${value.readInt32BE(0)}, ${value.readInt32BE(4)})`;
+        throw new Error(`partition ${partition}: expected record ${seq}, got offset ${offset} holding ${got}`);
       }
       next[partition] = seq + 1;
     },

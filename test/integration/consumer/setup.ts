@@ -63,6 +63,11 @@ export function recordValue(partition: number, seq: number): Buffer {
  * Writes `perPartition` records to every listed partition with direct Produce requests (batches of
  * `batchSize`, a few in flight per partition): fast enough for a million records, and independent of the
  * producer under test elsewhere. Record `i` of partition `p` has value recordValue(p, i) and offset i on a new topic.
+ *
+ * Pipelining is only order-safe while no request fails: a retried batch would land after the ones sent behind
+ * it. A new topic's first write is where transient errors (a leader still loading) happen, so the first batch
+ * goes alone and is retried; pipelined batches are not retried, and every batch's base offset is checked, so
+ * a reordered load fails here, naming the batch, instead of looking like a consumer bug later.
  */
 export async function produce(
   client: Client,
@@ -73,21 +78,29 @@ export async function produce(
 ): Promise<void> {
   const batchSize = options.batchSize ?? 500;
   const start = options.start ?? 0;
+  const batch = (partition: number, first: number): Buffer => {
+    const records = [];
+    for (let i = first; i < Math.min(first + batchSize, start + perPartition); i++) {
+      records.push({ key: Buffer.from(`k${i}`), value: recordValue(partition, i), timestamp: 1_700_000_000_000 + i });
+    }
+    return encodeRecordBatch(records);
+  };
   await Promise.all(
     partitions.map(async (partition) => {
+      const base = await produceBatch(client, topic, partition, batch(partition, start), { retries: 20 });
       const inflight = new Set<Promise<void>>();
-      for (let first = start; first < start + perPartition; first += batchSize) {
-        const records = [];
-        for (let i = first; i < Math.min(first + batchSize, start + perPartition); i++) {
-          records.push({
-            key: Buffer.from(`k${i}`),
-            value: recordValue(partition, i),
-            timestamp: 1_700_000_000_000 + i,
-          });
-        }
-        const sent = produceBatch(client, topic, partition, encodeRecordBatch(records));
+      for (let first = start + batchSize; first < start + perPartition; first += batchSize) {
+        const expected = base + BigInt(first - start);
+        const sent = produceBatch(client, topic, partition, batch(partition, first), { retries: 0 }).then((offset) => {
+          if (offset !== expected) {
+            throw new Error(`test data for ${topic}-${partition}: batch ${first} landed at ${offset}, not ${expected}`);
+          }
+        });
         inflight.add(sent);
-        sent.finally(() => inflight.delete(sent));
+        sent.then(
+          () => inflight.delete(sent),
+          () => inflight.delete(sent),
+        );
         if (inflight.size >= 4) await Promise.race(inflight);
       }
       await Promise.all(inflight);
@@ -95,7 +108,14 @@ export async function produce(
   );
 }
 
-async function produceBatch(client: Client, topic: string, partition: number, records: Buffer): Promise<void> {
+/** Sends one batch and returns the base offset the broker gave it. */
+async function produceBatch(
+  client: Client,
+  topic: string,
+  partition: number,
+  records: Buffer,
+  options: { retries: number },
+): Promise<bigint> {
   for (let attempt = 0; ; attempt++) {
     const conn = await client.cluster.leaderFor(topic, partition);
     const res = await conn.request(
@@ -107,9 +127,11 @@ async function produceBatch(client: Client, topic: string, partition: number, re
       },
       { version: Math.min(conn.versionFor(Produce), 12) },
     );
-    const code = res.responses[0].partitionResponses[0].errorCode;
-    if (code === 0) return;
-    if (attempt > 20) throw new Error(`Produce to ${topic}-${partition} failed with code ${code}`);
+    const response = res.responses[0].partitionResponses[0];
+    if (response.errorCode === 0) return response.baseOffset;
+    if (attempt >= options.retries) {
+      throw new Error(`Produce to ${topic}-${partition} failed with code ${response.errorCode}`);
+    }
     client.cluster.metadataCache.invalidate(topic);
     await sleep(100);
   }
