@@ -92,6 +92,9 @@ export function serverProperties({ kafkaVersion, ports, logDir, listenHost, secu
     'transaction.state.log.min.isr': 1,
     'group.initial.rebalance.delay.ms': 0,
     'auto.create.topics.enable': false,
+    // Test records carry fixed timestamps from 2023; time retention (7 days by default, checked every 5 minutes)
+    // would delete whole logs between a test's write and its read. Nothing in a test broker expires.
+    'log.retention.ms': -1,
   };
   if (security !== undefined) addSecurity(props, security, ports, bind, host, plainUsers);
   if (kafkaMajor(kafkaVersion) >= 4) {

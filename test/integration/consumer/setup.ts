@@ -6,6 +6,7 @@ import { Client } from '../../../src/client.js';
 import { sleep } from '../../../src/cluster/backoff.js';
 import type { Consumer } from '../../../src/consumer/consumer.js';
 import type { ConsumerRecord } from '../../../src/consumer/consumer-record.js';
+import type { Connection } from '../../../src/network/connection.js';
 import {
   bootstrap,
   kafkaVersion,
@@ -88,27 +89,35 @@ export async function produce(
   await Promise.all(
     partitions.map(async (partition) => {
       const base = await produceBatch(client, topic, partition, batch(partition, start), { retries: 20 });
+      // One connection for the rest: its requests reach the broker in the order they are sent, which separate
+      // leaderFor() lookups (each may wait on a metadata refresh) do not promise.
+      const conn = await client.cluster.leaderFor(topic, partition);
+      // Up to four requests in flight; the first failure stops the partition's load and is thrown.
       const inflight = new Set<Promise<void>>();
-      for (let first = start + batchSize; first < start + perPartition; first += batchSize) {
+      let failure: Error | undefined;
+      for (let first = start + batchSize; first < start + perPartition && failure === undefined; first += batchSize) {
         const expected = base + BigInt(first - start);
-        const sent = produceBatch(client, topic, partition, batch(partition, first), { retries: 0 }).then((offset) => {
-          if (offset !== expected) {
-            throw new Error(`test data for ${topic}-${partition}: batch ${first} landed at ${offset}, not ${expected}`);
-          }
-        });
+        const sent = sendBatch(conn, topic, partition, batch(partition, first))
+          .then((response) => {
+            if (response.errorCode !== 0) throw new Error(`batch ${first} failed with code ${response.errorCode}`);
+            if (response.baseOffset !== expected) {
+              throw new Error(`batch ${first} landed at ${response.baseOffset}, not ${expected}`);
+            }
+          })
+          .catch((err: Error) => {
+            failure ??= new Error(`test data for ${topic}-${partition}: ${err.message}`, { cause: err });
+          })
+          .finally(() => inflight.delete(sent));
         inflight.add(sent);
-        sent.then(
-          () => inflight.delete(sent),
-          () => inflight.delete(sent),
-        );
         if (inflight.size >= 4) await Promise.race(inflight);
       }
       await Promise.all(inflight);
+      if (failure !== undefined) throw failure;
     }),
   );
 }
 
-/** Sends one batch and returns the base offset the broker gave it. */
+/** Sends one batch to the partition's leader, retrying up to `retries` times; returns its base offset. */
 async function produceBatch(
   client: Client,
   topic: string,
@@ -117,17 +126,7 @@ async function produceBatch(
   options: { retries: number },
 ): Promise<bigint> {
   for (let attempt = 0; ; attempt++) {
-    const conn = await client.cluster.leaderFor(topic, partition);
-    const res = await conn.request(
-      Produce,
-      {
-        acks: -1,
-        timeoutMs: 30_000,
-        topicData: [{ name: topic, partitionData: [{ index: partition, records }] }],
-      },
-      { version: Math.min(conn.versionFor(Produce), 12) },
-    );
-    const response = res.responses[0].partitionResponses[0];
+    const response = await sendBatch(await client.cluster.leaderFor(topic, partition), topic, partition, records);
     if (response.errorCode === 0) return response.baseOffset;
     if (attempt >= options.retries) {
       throw new Error(`Produce to ${topic}-${partition} failed with code ${response.errorCode}`);
@@ -135,6 +134,15 @@ async function produceBatch(
     client.cluster.metadataCache.invalidate(topic);
     await sleep(100);
   }
+}
+
+async function sendBatch(conn: Connection, topic: string, partition: number, records: Buffer) {
+  const res = await conn.request(
+    Produce,
+    { acks: -1, timeoutMs: 30_000, topicData: [{ name: topic, partitionData: [{ index: partition, records }] }] },
+    { version: Math.min(conn.versionFor(Produce), 12) },
+  );
+  return res.responses[0].partitionResponses[0];
 }
 
 /** Moves a partition's log start offset forward (DeleteRecords). */
