@@ -4,6 +4,8 @@ import { TopicAdmin } from './admin/topics.js';
 import { parseBrokerAddress } from './cluster/address.js';
 import { Cluster } from './cluster/cluster.js';
 import type { ClusterMetadata } from './cluster/metadata.js';
+import { Consumer } from './consumer/consumer.js';
+import type { ConsumerOptions } from './consumer/options.js';
 import { Coordinators } from './coordinator/coordinators.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './network/connection.js';
 import { type BrokerAddress, ConfigError } from './network/errors.js';
@@ -86,10 +88,12 @@ export class Client {
   /** Connections and metadata, for code that speaks to brokers directly. */
   readonly cluster: Cluster;
   private readonly requestTimeoutMs: number | undefined;
+  private readonly logger: ClientConfig['logger'];
 
   constructor(config: ClientConfig) {
     const valid = validateConfig(config);
     this.requestTimeoutMs = valid.requestTimeoutMs;
+    this.logger = valid.logger;
     this.cluster = new Cluster({
       bootstrap: valid.bootstrap,
       clientId: valid.clientId,
@@ -118,6 +122,15 @@ export class Client {
    */
   producer(options: ProducerOptions = {}): Producer {
     return new Producer(this.cluster, options, { requestTimeoutMs: this.requestTimeoutMs });
+  }
+
+  /**
+   * A consumer sharing this client's connections, metadata and coordinator cache; it logs through the client's
+   * `logger` unless `options.logger` is given. Close it (to commit what was processed) before the client.
+   */
+  consumer(options: ConsumerOptions = {}): Consumer {
+    const logger = options.logger ?? this.logger;
+    return new Consumer(this, logger === undefined ? options : { ...options, logger });
   }
 
   /** Closes every connection; pending calls reject with ConnectionError. */

@@ -4,7 +4,7 @@ import { BrokerOffsetStore } from './broker-offset-store.js';
 import { CommitEngine } from './commit-engine.js';
 import type { ConsumerHost } from './consumer.js';
 import { Delivery } from './delivery.js';
-import { type ConsumerEventName, type EventSink, eventSink } from './events.js';
+import { type ConsumerEventName, type EventSink, eventSink, loggingSink } from './events.js';
 import { FetchConnections } from './fetch/fetch-connections.js';
 import { Fetcher } from './fetch/fetcher.js';
 import type { GroupMembership, GroupMembershipOptions } from './group/membership.js';
@@ -56,7 +56,7 @@ export function buildParts(
   const requestTimeoutMs = options.fetch.requestTimeoutMs;
   const positions = new Positions();
   const metrics = new MetricsRecorder();
-  const emit = eventSink(hooks.emit);
+  const emit = loggingSink(eventSink(hooks.emit), options.logger);
   const closing = new AbortController();
   // Every lookup of every partition listens to it while running; that is many listeners, not a leak.
   setMaxListeners(0, closing.signal);

@@ -1,6 +1,6 @@
 import { channel } from 'node:diagnostics_channel';
 import type { TopicPartition } from '../cluster/partition-errors.js';
-import type { OffsetRangeEvent } from '../offsets/range-check.js';
+import { describeRangeEvent, type OffsetRangeEvent } from '../offsets/range-check.js';
 import type { TruncationSource } from './errors.js';
 
 /**
@@ -114,4 +114,40 @@ export function eventSink(emit: (name: ConsumerEventName, payload: unknown) => v
 /** Whether anyone observes `name` (so the fetch loop builds its per-request event only when someone reads it). */
 export function channelObserved(name: ConsumerEventName): boolean {
   return CONSUMER_CHANNELS[name].hasSubscribers;
+}
+
+/**
+ * `sink`, plus a log line for every position the consumer moved on its own (offset-reset, truncation): the
+ * contract says such moves are never silent, and an application that listens to no event still has its log.
+ */
+export function loggingSink(
+  sink: EventSink,
+  logger: ((event: string, fields: Record<string, unknown>) => void) | undefined,
+): EventSink {
+  if (logger === undefined) return sink;
+  return (name, payload) => {
+    try {
+      if (name === 'offset-reset') {
+        const e = payload as OffsetResetEvent;
+        logger(`consumer:${name}`, { ...e, message: describeRangeEvent(e) });
+      } else if (name === 'truncation') {
+        logger(`consumer:${name}`, {
+          ...(payload as TruncationEvent),
+          message: describeTruncation(payload as TruncationEvent),
+        });
+      }
+    } catch (error) {
+      // A logger's bug must not stop the consumer; it is still made visible.
+      process.emitWarning(`consumer logger threw: ${String(error)}`);
+    }
+    sink(name, payload);
+  };
+}
+
+function describeTruncation(e: TruncationEvent): string {
+  const where = `${e.topic}-${e.partition}`;
+  const from = `offset ${e.position.offset} (leader epoch ${e.position.leaderEpoch})`;
+  if (e.resumedAt === undefined) return `${where}: log truncated below ${from}; no common epoch, reset by policy`;
+  const reread = e.reread === undefined ? '' : `, re-reading [${e.reread.from}, ${e.reread.to})`;
+  return `${where}: log truncated below ${from}; resuming at ${e.resumedAt.offset}${reread}`;
 }

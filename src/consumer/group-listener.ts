@@ -85,13 +85,13 @@ export function groupListener(ctx: GroupListenerContext): RebalanceListener {
         await ctx.user?.onRevoked?.(partitions);
       } finally {
         await ctx.commits.flush();
-        drop(ctx, states);
+        await drop(ctx, states);
         report('revoked', partitions);
       }
     },
 
     onLost: async (partitions) => {
-      drop(ctx, owned(ctx.positions, partitions));
+      await drop(ctx, owned(ctx.positions, partitions));
       report('lost', partitions);
       await ctx.user?.onLost?.(partitions);
     },
@@ -107,8 +107,12 @@ function owned(positions: Positions, partitions: readonly TopicPartition[]): Par
   return out;
 }
 
-/** Forgets partitions, and tells the store which topics this member no longer holds any partition of. */
-function drop(ctx: GroupListenerContext, states: PartitionState[]): void {
+/**
+ * Forgets partitions, and tells the store which topics this member no longer holds any partition of. The
+ * release is awaited, so the rebalance goes on only once the store let go: a FileOffsetStore has then unlocked
+ * the topic (another owner can open it) and finished copying to its mirror (the broker shows the handover).
+ */
+async function drop(ctx: GroupListenerContext, states: PartitionState[]): Promise<void> {
   const topics = new Set<string>();
   for (const s of states) {
     ctx.fetcher.dropBuffered(s);
@@ -116,12 +120,12 @@ function drop(ctx: GroupListenerContext, states: PartitionState[]): void {
     topics.add(s.topic);
   }
   for (const t of ctx.positions.topics()) topics.delete(t);
+  ctx.fetcher.buffer.notify();
   if (topics.size > 0 && ctx.store?.release !== undefined) {
-    ctx.store.release(ctx.groupId, [...topics]).catch((err: unknown) => {
+    await ctx.store.release(ctx.groupId, [...topics]).catch((err: unknown) => {
       ctx.emit('warning', { message: 'the offset store could not release topics', error: err as Error });
     });
   }
-  ctx.fetcher.buffer.notify();
 }
 
 function withTimeout(promise: Promise<void>, ms: number): Promise<void> {

@@ -25,5 +25,5 @@ export {
   type TruncationEvent,
 } from './events.js';
 export type { ConsumerMetrics, LatencySummary, PartitionLag } from './metrics.js';
-export type { ConsumerOptions } from './options.js';
+export type { ConsumerLogger, ConsumerOptions } from './options.js';
 export type { SeekTarget } from './position-control.js';

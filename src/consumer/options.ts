@@ -14,10 +14,18 @@ export interface ConsumerOptions {
   /** Where to start without a stored position, and (by default) what to do when a position is out of range. Default 'latest', as Java. */
   autoOffsetReset?: AutoOffsetReset;
   /**
-   * What to do with a position outside the log. Default: autoOffsetReset's choice ('none' → 'fail', which
-   * raises OffsetOutOfRangeError). 'clamp' moves to the nearest end.
+   * What to do with a position outside the log, loaded from the offset store or found while fetching. 'clamp'
+   * moves to the nearest end (below the log start → earliest, past the log end → latest); 'fail' raises
+   * OffsetOutOfRangeError naming the partition and the log range. Default: the offset store's
+   * `outOfRangeDefault` (FileOffsetStore: 'clamp', the SEO paper's rule), else autoOffsetReset's choice, as
+   * Java; with autoOffsetReset 'none' always 'fail'.
    */
   offsetOutOfRange?: OutOfRangePolicy;
+  /**
+   * Receives a line for every position the consumer moves on its own (`offset-reset` and `truncation` events,
+   * with a `message` from describeRangeEvent). Default: the client's `logger` (client.consumer()), else none.
+   */
+  logger?: ConsumerLogger;
   /** 'read_committed' hides records of aborted transactions and reads only up to the last stable offset. Default 'read_uncommitted'. */
   isolationLevel?: IsolationLevel;
   /** Commit processed offsets on an interval, on revoke and on close. Default true when there is a group id. */
@@ -59,6 +67,9 @@ export interface ConsumerOptions {
   fetchVersion?: number;
 }
 
+/** Same shape as the client's `logger`: an event name and its fields. */
+export type ConsumerLogger = (event: string, fields: Record<string, unknown>) => void;
+
 export interface ResolvedConsumerOptions {
   groupId: string | undefined;
   autoOffsetReset: AutoOffsetReset;
@@ -71,6 +82,7 @@ export interface ResolvedConsumerOptions {
   maxBufferedBytes: number;
   revokeTimeoutMs: number;
   fetch: FetchSettings;
+  logger: ConsumerLogger | undefined;
 }
 
 const INT32_MAX = 2 ** 31 - 1;
@@ -84,6 +96,7 @@ const KNOWN = new Set([
   'commitRetries',
   'commitMetadata',
   'offsetStore',
+  'logger',
   'fetchMinBytes',
   'fetchMaxWaitMs',
   'fetchMaxBytes',
@@ -106,7 +119,8 @@ export function resolveConsumerOptions(o: ConsumerOptions, clientRequestTimeoutM
     throw new ConfigError('groupId', 'expected a non-empty string');
   }
   const autoOffsetReset = oneOf('autoOffsetReset', o.autoOffsetReset, ['earliest', 'latest', 'none'], 'latest');
-  const defaultOutOfRange: OutOfRangePolicy = autoOffsetReset === 'none' ? 'fail' : autoOffsetReset;
+  const defaultOutOfRange: OutOfRangePolicy =
+    autoOffsetReset === 'none' ? 'fail' : (o.offsetStore?.outOfRangeDefault ?? autoOffsetReset);
   const outOfRange = oneOf(
     'offsetOutOfRange',
     o.offsetOutOfRange,
@@ -127,6 +141,9 @@ export function resolveConsumerOptions(o: ConsumerOptions, clientRequestTimeoutM
     throw new ConfigError('clientRack', 'expected a string');
   if (o.commitMetadata !== undefined && typeof o.commitMetadata !== 'string') {
     throw new ConfigError('commitMetadata', 'expected a string');
+  }
+  if (o.logger !== undefined && typeof o.logger !== 'function') {
+    throw new ConfigError('logger', 'expected a function (event, fields) => void');
   }
   if (o.fetchVersion !== undefined) int('fetchVersion', o.fetchVersion, 0, 0);
   if (o.autoCommit === true && o.groupId === undefined) throw new ConfigError('autoCommit', 'needs a groupId');
@@ -154,6 +171,7 @@ export function resolveConsumerOptions(o: ConsumerOptions, clientRequestTimeoutM
       checkCrc: bool('checkCrcs', o.checkCrcs, true),
       preferredReplicaTtlMs: 5 * 60_000,
     },
+    logger: o.logger,
   };
 }
 

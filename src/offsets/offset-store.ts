@@ -1,3 +1,5 @@
+import type { OutOfRangePolicy } from './range-check.js';
+
 /**
  * The contract between the commit engine and wherever offsets live: the broker (OffsetCommit/OffsetFetch),
  * a local gtoffset file, memory, or the application's own database. See DESIGN.md, "Offsets: the contract".
@@ -57,6 +59,12 @@ export interface CommitOptions {
 export type LoadedOffsets = Map<string, Map<number, StoredOffset | undefined>>;
 
 export interface OffsetStore {
+  /**
+   * What a consumer does by default with a loaded position outside the log when its `offsetOutOfRange` option
+   * is not set. Absent: the consumer's own default (Java's: follow autoOffsetReset). FileOffsetStore: `clamp`.
+   */
+  readonly outOfRangeDefault?: OutOfRangePolicy;
+
   /** Stored positions of `partitions` for `group`. Every requested partition appears in the answer. */
   load(group: string, partitions: readonly TopicPartition[]): Promise<LoadedOffsets>;
 

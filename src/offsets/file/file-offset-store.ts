@@ -10,9 +10,11 @@ import {
   type StoredOffset,
   type TopicPartition,
 } from '../offset-store.js';
+import type { OutOfRangePolicy } from '../range-check.js';
 import { AtomicWriteError, removeLeftoverTemps, type WriteFaults, writeFileAtomic } from './atomic-write.js';
 import { parseGtoffset, serializeGtoffset } from './gtoffset-format.js';
 import { FileLock } from './lock.js';
+import { OffsetMirror } from './offset-mirror.js';
 import { type OffsetFilePaths, offsetFilePaths } from './path-encoding.js';
 
 /** What the file store reports besides its answers: each is a decision the operator should know about. */
@@ -29,7 +31,9 @@ export type FileOffsetStoreEvent =
       reason: string;
     }
   /** Temp files of an interrupted write were removed (after taking the lock, so no writer owns them). */
-  | { type: 'leftover-temp-files-removed'; group: string; topic: string; dir: string; files: string[] };
+  | { type: 'leftover-temp-files-removed'; group: string; topic: string; dir: string; files: string[] }
+  /** A commit durable in the file did not reach `mirrorTo` (the file is unaffected; the next commit tries again). */
+  | { type: 'mirror-failed'; group: string; offsets: OffsetCommit[]; error: Error };
 
 export interface FileOffsetStoreOptions {
   /** The root directory: offsets live in `<dir>/<group>/<topic>/gtoffset`. */
@@ -45,6 +49,15 @@ export interface FileOffsetStoreOptions {
   faults?: WriteFaults;
   /** Clock for `committedAt` (tests). */
   now?: () => number;
+  /**
+   * A second store every commit is copied to once it is durable in the file, typically a BrokerOffsetStore, so
+   * the group's offsets and lag show in `kafka-consumer-groups --describe` and tidemark's admin. Best effort and
+   * in order (offset-mirror.ts); failures are `mirror-failed` events. The file stays the source of truth: loads
+   * never read the mirror. `close()` waits for queued copies but does not close the mirror store.
+   */
+  mirrorTo?: OffsetStore;
+  /** How long `release` (a revoke) waits for queued copies to reach the mirror (default 5 000 ms). */
+  mirrorFlushTimeoutMs?: number;
 }
 
 /** One open (group, topic) file: its lock and the last state known to be on disk. */
@@ -87,9 +100,19 @@ export class FileOffsetStore implements OffsetStore {
   private readonly queues = new Map<string, Promise<void>>();
   private closed = false;
   private readonly now: () => number;
+  private readonly mirror: OffsetMirror | undefined;
+  /**
+   * A consumer's default for stored positions outside the log: the SEO paper's rule, the nearest valid offset
+   * (a consumer's `offsetOutOfRange` option overrides it).
+   */
+  readonly outOfRangeDefault: OutOfRangePolicy = 'clamp';
 
   constructor(private readonly options: FileOffsetStoreOptions) {
     this.now = options.now ?? Date.now;
+    const target = options.mirrorTo;
+    if (target !== undefined) {
+      this.mirror = new OffsetMirror(target, (f) => this.emit({ type: 'mirror-failed', ...f }));
+    }
   }
 
   async load(group: string, partitions: readonly TopicPartition[]): Promise<LoadedOffsets> {
@@ -115,19 +138,26 @@ export class FileOffsetStore implements OffsetStore {
       await Promise.all(topics.map(async (topic) => files.set(topic, await this.open(group, topic))));
       const next = applyCommit(group, (topic) => files.get(topic)!.partitions, offsets, options, this.now());
       await Promise.all([...next].map(([topic, partitions]) => this.write(group, files.get(topic)!, partitions)));
+      // Only what is durable here is copied, and in this queue's order, which is the file's.
+      this.mirror?.push(group, offsets, options);
     });
   }
 
   /** Finishes the group's writes and releases the topics' locks, so another owner can take them (revoke). */
   async release(group: string, topics: readonly string[]): Promise<void> {
     this.assertOpen();
-    return this.enqueue(group, () => this.releaseTopics(group, topics));
+    return this.enqueue(group, async () => {
+      // The next owner (or `kafka-consumer-groups`) should see this member's last commit in the mirror too.
+      await this.mirror?.flush(group, this.options.mirrorFlushTimeoutMs ?? 5_000);
+      await this.releaseTopics(group, topics);
+    });
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.queues.values()]);
+    await this.mirror?.flush();
     await Promise.all([...this.files].map(([group, byTopic]) => this.releaseTopics(group, [...byTopic.keys()])));
   }
 
