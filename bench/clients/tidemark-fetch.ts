@@ -46,7 +46,8 @@ for await (const batch of consumer) {
     break;
   }
 }
-const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+const t1 = process.hrtime.bigint();
+const seconds = Number(t1 - t0) / 1e9;
 const cpu = process.cpuUsage(cpu0);
 await consumer.close();
 await client.close();
@@ -60,5 +61,7 @@ console.log(
     checksum,
     node: process.version,
     fetchVersion,
+    // The measured window on the monotonic clock (µs), which `node --cpu-prof` samples share (bench/profile.ts).
+    windowUs: [Number(t0 / 1000n), Number(t1 / 1000n)],
   }),
 );
