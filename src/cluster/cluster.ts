@@ -3,6 +3,7 @@ import { ErrorCode } from '../../protocol/error-codes.js';
 import { isKafkaError, kafkaError } from '../../protocol/kafka-error.js';
 import type { Connection } from '../network/connection.js';
 import { type BrokerAddress, ConnectionError, formatAddress, RequestTimeoutError } from '../network/errors.js';
+import { closeIfTimedOut } from '../network/silent-connection.js';
 import { parseBrokerAddress } from './address.js';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF, sleep } from './backoff.js';
 import { BrokerPool, type PoolConnectionOptions } from './broker-pool.js';
@@ -179,9 +180,13 @@ export class Cluster {
   private async fetchFromAnyBroker(topics: string[] | null): Promise<ClusterMetadata> {
     const deadline = Date.now() + this.retryTimeoutMs;
     for (let failures = 1; ; failures++) {
+      let connection: Connection | undefined;
       try {
-        return await fetchMetadata(await this.anyConnection(), { topics });
+        connection = await this.anyConnection();
+        return await fetchMetadata(connection, { topics });
       } catch (err) {
+        // Else anyConnection() would hand the same silent connection to every retry.
+        closeIfTimedOut(connection, err);
         const transient = err instanceof ConnectionError || err instanceof RequestTimeoutError;
         if (this.closed || !transient || !err.retriable || Date.now() >= deadline) throw err;
         await sleep(backoffDelay(failures, this.backoff), this.closing.signal);

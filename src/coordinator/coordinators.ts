@@ -4,6 +4,7 @@ import type { BackoffOptions } from '../cluster/backoff.js';
 import { type Deadline, isRetriable, retry } from '../cluster/deadline.js';
 import type { Connection } from '../network/connection.js';
 import { type BrokerAddress, ConnectionError, RequestTimeoutError } from '../network/errors.js';
+import { closeIfTimedOut } from '../network/silent-connection.js';
 import {
   type CoordinatorNode,
   type CoordinatorType,
@@ -137,6 +138,8 @@ export class Coordinators {
           return await request(connection, node);
         } catch (err) {
           if (shouldRediscover(err)) this.invalidate(type, key, node.nodeId);
+          // Else the retry would get the same silent connection from the pool.
+          closeIfTimedOut(connection, err);
           throw err;
         }
       },

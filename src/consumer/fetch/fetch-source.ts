@@ -3,6 +3,7 @@ import { kafkaError } from '../../../protocol/kafka-error.js';
 import { backoffDelay } from '../../cluster/backoff.js';
 import type { Connection } from '../../network/connection.js';
 import { RequestAbortedError, UnsupportedVersionError } from '../../network/errors.js';
+import { closeIfTimedOut } from '../../network/silent-connection.js';
 import type { EventSink } from '../events.js';
 import type { MetricsRecorder } from '../metrics.js';
 import type { PartitionState } from '../positions.js';
@@ -153,6 +154,8 @@ export class FetchSource {
       });
     } catch (err) {
       if (err instanceof RequestAbortedError && this.ctx.signal.aborted) return;
+      // The connection is this consumer's own: a silent broker behind it would stall every later fetch.
+      closeIfTimedOut(connection, err);
       throw err;
     }
     const latencyMs = performance.now() - started;

@@ -4,7 +4,7 @@ import { Cluster } from '../../../src/cluster/cluster.js';
 import type { ProducerOptions } from '../../../src/producer/options.js';
 import { Producer } from '../../../src/producer/producer.js';
 import { bootstrap, legacyBootstrap, uniqueTopicName } from '../../harness/context.js';
-import { FaultProxy } from './fault-proxy.js';
+import { FaultProxy } from '../../harness/fault-proxy.js';
 import { readBack } from './read-back.js';
 
 /**
@@ -12,6 +12,8 @@ import { readBack } from './read-back.js';
  * producer retries on a new connection. Idempotent, the broker recognises the retry and nothing is written
  * twice; without idempotence the same fault writes duplicates, which shows the fault really happened.
  */
+const PRODUCE_API_KEY = 0;
+
 const generations = [
   { label: 'Kafka 4.x', address: bootstrap() },
   { label: 'Kafka 3.9', address: legacyBootstrap() },
@@ -38,8 +40,13 @@ describe.each(generations)('lost Produce responses on $label', ({ address }) => 
     try {
       // Metadata and (when idempotent) the producer id first, so the lost responses are Produce ones.
       await producer.send({ topic, key: 'warm-up', value: 'warm-up' });
-      proxy.lost = 0;
-      proxy.loseProduceResponses = 3;
+      // Lose the next 3 Produce responses, each by killing its connection instead of forwarding it.
+      let lost = 0;
+      proxy.onResponse(PRODUCE_API_KEY, () => {
+        if (lost === 3) return 'forward';
+        lost++;
+        return 'cut';
+      });
       const sends = [];
       for (let i = 0; i < 300; i++) {
         sends.push(producer.send({ topic, key: `k${i % 10}`, value: `value-${i}`.padEnd(60, '.') }));
@@ -47,9 +54,10 @@ describe.each(generations)('lost Produce responses on $label', ({ address }) => 
       }
       const sent = await Promise.all(sends);
       await producer.close();
-      expect(proxy.lost).toBe(3);
+      expect(lost).toBe(3);
       return { topic, sent, epoch: producer.producerIdAndEpoch?.epoch };
     } finally {
+      proxy.onResponse(PRODUCE_API_KEY, undefined);
       await producer.close({ timeoutMs: 1000 });
       await cluster.close();
     }
