@@ -52,13 +52,25 @@ export interface BrokerConfigInput {
   /** Address the listeners bind to; a container binds all of its own interfaces and is published on loopback. */
   listenHost?: string;
   security?: BrokerSecurityInput;
+  /** A node of a multi-node cluster: its id and the static voter set (`id@host:port,…`) of all nodes. */
+  node?: { id: number; quorumVoters: string };
+  /** Applied last, over everything above (replication factors, timeouts of a multi-node cluster). */
+  overrides?: Record<string, string | number | boolean>;
 }
 
 function jaasValue(s: string): string {
   return JSON.stringify(s);
 }
 
-export function serverProperties({ kafkaVersion, ports, logDir, listenHost, security }: BrokerConfigInput): string {
+export function serverProperties({
+  kafkaVersion,
+  ports,
+  logDir,
+  listenHost,
+  security,
+  node,
+  overrides,
+}: BrokerConfigInput): string {
   const host = '127.0.0.1';
   const bind = listenHost ?? host;
   const plainUsers = [
@@ -69,9 +81,9 @@ export function serverProperties({ kafkaVersion, ports, logDir, listenHost, secu
     .join(' ');
   const props: Record<string, string | number | boolean> = {
     'process.roles': 'broker,controller',
-    'node.id': NODE_ID,
+    'node.id': node?.id ?? NODE_ID,
     // A static voter set works the same way on 3.9 and 4.x, so format needs no --standalone.
-    'controller.quorum.voters': `${NODE_ID}@${host}:${ports.controller}`,
+    'controller.quorum.voters': node?.quorumVoters ?? `${NODE_ID}@${host}:${ports.controller}`,
     listeners: `PLAINTEXT://${bind}:${ports.plaintext},SASL_PLAINTEXT://${bind}:${ports.sasl},CONTROLLER://${bind}:${ports.controller}`,
     'advertised.listeners': `PLAINTEXT://${host}:${ports.plaintext},SASL_PLAINTEXT://${host}:${ports.sasl}`,
     'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT',
@@ -102,6 +114,7 @@ export function serverProperties({ kafkaVersion, ports, logDir, listenHost, secu
     props['share.coordinator.state.topic.replication.factor'] = 1;
     props['share.coordinator.state.topic.min.isr'] = 1;
   }
+  Object.assign(props, overrides);
   return `${Object.entries(props)
     .map(([k, v]) => `${k}=${v}`)
     .join('\n')}\n`;

@@ -1,18 +1,20 @@
 /**
  * A real Kafka broker (KRaft, combined broker+controller) from Maven Central jars, on free loopback ports.
  * State goes to `.tidemark/broker/<name>/state.json` so `status`/`stop` work from another process.
+ * This file is the lifecycle (start, halt, resume, status, stop, reap); the JVM launch (config, format, server,
+ * readiness) is in broker-launch.ts, the exit hook in owned-brokers.ts, multi-node clusters in cluster.ts.
  */
 import type { ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LOG4J2_PROPERTIES, NODE_ID, newClusterId, scramFormatArgs, serverProperties } from './broker-config.js';
+import { newClusterId, serverProperties } from './broker-config.js';
+import { formatStorage, HOST, nodeLayout, spawnServer, waitUntilReady, writeNodeConfig } from './broker-launch.js';
 import { kafkaClasspath } from './classpath.js';
-import { runJava, spawnJava, writeClasspathArgFile } from './java.js';
-import { brokerStateDir, checkBrokerName } from './paths.js';
-import { notReadyReason, probeApiVersions } from './probe.js';
-import { freePorts, isAlive, isOurProcess, sleep, tail, terminate } from './process.js';
+import { disown, isOwned, keepData, own } from './owned-brokers.js';
+import { checkBrokerName } from './paths.js';
+import { probeApiVersions } from './probe.js';
+import { freePorts, isAlive, isOurProcess, terminate } from './process.js';
 import {
   type BrokerState,
   DATA_DIR_PREFIX,
@@ -68,33 +70,6 @@ export interface BrokerTls {
   material: TlsMaterial;
 }
 
-const HOST = '127.0.0.1';
-/** Leaves data and logs behind after stop, for post-mortems. */
-const keepData = () => process.env.TIDEMARK_KEEP_BROKER_DATA === '1';
-
-const owned = new Map<string, { pid: number; dataDir: string }>();
-let exitHookInstalled = false;
-
-/**
- * A test run that dies without teardown must not leave brokers behind: kill synchronously on exit (only
- * synchronous work runs in an 'exit' handler), then drop the data. The next run's reaper covers a SIGKILLed run.
- */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const [name, { pid, dataDir }] of owned) {
-      if (isOurProcess(pid, dataDir)) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {}
-      }
-      if (!keepData()) rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
-      rmSync(brokerStateDir(name), { recursive: true, force: true });
-    }
-  });
-}
-
 export async function startBroker(options: StartBrokerOptions = {}): Promise<KafkaBroker> {
   const t0 = Date.now();
   const kafkaVersion = checkKafkaVersion(options.kafkaVersion ?? DEFAULT_KAFKA_VERSION);
@@ -112,11 +87,7 @@ export async function startBroker(options: StartBrokerOptions = {}): Promise<Kaf
   const tClasspath = Date.now();
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `${DATA_DIR_PREFIX}${name}-`));
-  const configDir = path.join(dataDir, 'config');
-  const logsDir = path.join(dataDir, 'logs');
-  await mkdir(configDir);
-  await mkdir(logsDir);
-  const logFile = path.join(logsDir, 'server.log');
+  const { configDir, logFile, kraftDir } = nodeLayout(dataDir);
   let child: ChildProcess | undefined;
   try {
     const wantTls = options.security?.tls === true;
@@ -125,46 +96,15 @@ export async function startBroker(options: StartBrokerOptions = {}): Promise<Kaf
     let material: TlsMaterial | undefined;
     if (wantTls) {
       const tlsDir = path.join(configDir, 'tls');
-      await mkdir(tlsDir);
+      await mkdir(tlsDir, { recursive: true });
       material = await generateTlsMaterial(tlsDir);
     }
     const security =
       options.security === undefined
         ? undefined
         : { reauthMs: options.security.reauthMs, oauthbearer: options.security.oauthbearer, tls: material?.files };
-    const serverProps = path.join(configDir, 'server.properties');
-    const log4j = path.join(configDir, 'log4j2.properties');
-    await writeFile(
-      serverProps,
-      serverProperties({ kafkaVersion, ports, logDir: path.join(dataDir, 'kraft'), security }),
-    );
-    await writeFile(log4j, LOG4J2_PROPERTIES);
-    const cpArg = await writeClasspathArgFile(path.join(configDir, 'classpath.args'), classpath);
-    const logArgs = (file: string) => [`-Dlog4j2.configurationFile=${log4j}`, `-Dtidemark.log.file=${file}`];
-
-    // Format is a short-lived JVM: C1 only and a serial GC start it faster than the server settings would.
-    const formatOut = path.join(logsDir, 'format.out');
-    const formatCode = await runJava({
-      cwd: dataDir,
-      outFile: formatOut,
-      args: [
-        '-Xmx256m',
-        '-XX:TieredStopAtLevel=1',
-        '-XX:+UseSerialGC',
-        ...logArgs(path.join(logsDir, 'format.log')),
-        cpArg,
-        'kafka.tools.StorageTool',
-        'format',
-        '--cluster-id',
-        newClusterId(),
-        '--config',
-        serverProps,
-        ...scramFormatArgs(),
-      ],
-    });
-    if (formatCode !== 0) {
-      throw new Error(`kafka-storage format failed (exit ${formatCode}):\n${await tail(formatOut, 20)}`);
-    }
+    await writeNodeConfig(dataDir, serverProperties({ kafkaVersion, ports, logDir: kraftDir, security }), classpath);
+    await formatStorage(dataDir, newClusterId());
     const tFormat = Date.now();
 
     child = await spawnServer(dataDir, options.heap ?? '512m', detached);
@@ -184,10 +124,7 @@ export async function startBroker(options: StartBrokerOptions = {}): Promise<Kaf
     };
     // Written before the wait so that a start interrupted midway can still be stopped and cleaned.
     await writeState(state);
-    if (!detached) {
-      owned.set(name, { pid, dataDir });
-      installExitHook();
-    }
+    if (!detached) own(name, pid, dataDir);
     await waitUntilReady(state, child, timeoutMs);
     const tReady = Date.now();
     const tls =
@@ -212,37 +149,11 @@ export async function startBroker(options: StartBrokerOptions = {}): Promise<Kaf
     };
   } catch (err) {
     if (child?.pid) await terminate(child.pid, dataDir, 5_000).catch(() => {});
-    owned.delete(name);
+    disown(name);
     if ((await readState(name))?.dataDir === dataDir) await removeState(name);
     if (!keepData()) await removeDataDir(dataDir).catch(() => {});
     throw err;
   }
-}
-
-/** Starts the server JVM on a formatted data dir (config, classpath and log files all live in it). */
-function spawnServer(dataDir: string, heap: string, detached: boolean): Promise<ChildProcess> {
-  const configDir = path.join(dataDir, 'config');
-  const logsDir = path.join(dataDir, 'logs');
-  return spawnJava({
-    cwd: dataDir,
-    outFile: path.join(logsDir, 'server.out'),
-    detached,
-    // The flags kafka-server-start.sh uses, minus GC logging.
-    args: [
-      `-Xmx${heap}`,
-      `-Xms${heap}`,
-      '-XX:+UseG1GC',
-      '-XX:MaxGCPauseMillis=20',
-      '-XX:InitiatingHeapOccupancyPercent=35',
-      '-XX:+ExplicitGCInvokesConcurrent',
-      '-Djava.awt.headless=true',
-      `-Dlog4j2.configurationFile=${path.join(configDir, 'log4j2.properties')}`,
-      `-Dtidemark.log.file=${path.join(logsDir, 'server.log')}`,
-      `@${path.join(configDir, 'classpath.args')}`,
-      'kafka.Kafka',
-      path.join(configDir, 'server.properties'),
-    ],
-  });
 }
 
 /**
@@ -266,39 +177,13 @@ export async function resumeBroker(name: string, options: { heap?: string; timeo
   child.unref();
   const resumed: BrokerState = { ...state, pid: child.pid!, startedAt: new Date().toISOString() };
   await writeState(resumed);
-  if (owned.has(name)) owned.set(name, { pid: resumed.pid, dataDir: resumed.dataDir });
+  if (isOwned(name)) own(name, resumed.pid, resumed.dataDir);
   await waitUntilReady(resumed, child, options.timeoutMs ?? 120_000);
 }
 
 function pick(s: BrokerState) {
   const { name, kafkaVersion, bootstrap, saslBootstrap, pid, dataDir, logFile } = s;
   return { name, kafkaVersion, bootstrap, saslBootstrap, pid, dataDir, logFile };
-}
-
-/** Ready = answers ApiVersions, lists itself in Metadata (registered and unfenced), and the SASL port accepts. */
-async function waitUntilReady(state: BrokerState, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = 'not started';
-  let exit: string | null = null;
-  child.once('exit', (code, signal) => {
-    exit = signal ? `signal ${signal}` : `exit code ${code}`;
-  });
-  while (Date.now() < deadline) {
-    if (exit || !isOurProcess(state.pid, state.dataDir)) {
-      throw new Error(
-        `Kafka ${state.kafkaVersion} broker "${state.name}" died during start (${exit ?? 'gone'}); ` +
-          `log tail (${state.logFile}):\n${await tail(state.logFile)}\n${await tail(path.join(path.dirname(state.logFile), 'server.out'), 10)}`,
-      );
-    }
-    const reason = await notReadyReason(HOST, state.ports.plaintext, state.ports.sasl, NODE_ID);
-    if (reason === null) return;
-    last = reason;
-    await sleep(200);
-  }
-  throw new Error(
-    `Kafka ${state.kafkaVersion} broker "${state.name}" not ready after ${Math.round(timeoutMs / 1000)} s ` +
-      `(last check: ${last}); log tail (${state.logFile}):\n${await tail(state.logFile)}`,
-  );
 }
 
 export interface BrokerStatus extends BrokerState {
@@ -326,7 +211,7 @@ export async function stopBroker(name = 'default'): Promise<boolean> {
   const state = await readState(checkBrokerName(name));
   if (!state) return false;
   await terminate(state.pid, state.dataDir);
-  owned.delete(name);
+  disown(name);
   await cleanUp(state);
   return true;
 }

@@ -1,5 +1,5 @@
 /**
- * npm run broker -- start [--kafka-version 3.9.1] [--name x] [--timeout seconds]
+ * npm run broker -- start [--kafka-version 3.9.1] [--name x] [--timeout seconds] [--brokers 3]
  * npm run broker -- status [--name x]
  * npm run broker -- stop [--name x]
  *
@@ -9,6 +9,7 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { brokerStatus, startBroker, stopBroker } from './broker.js';
+import { clusterNodeNames, startCluster, stopCluster } from './cluster.js';
 import type { BrokerState } from './state.js';
 import { kafkaMajor } from './versions.js';
 
@@ -23,7 +24,7 @@ const consoleIo: CliIo = {
 };
 
 const USAGE =
-  'usage: npm run broker -- start [--kafka-version x.y.z] [--name n] [--timeout s] | status [--name n] | stop [--name n]';
+  'usage: npm run broker -- start [--kafka-version x.y.z] [--name n] [--timeout s] [--brokers n] | status [--name n] | stop [--name n]';
 
 function addressLines(s: Pick<BrokerState, 'kafkaVersion' | 'bootstrap' | 'saslBootstrap'>): string[] {
   // A 3.x broker is the "legacy" one the test run looks for under its own variable.
@@ -43,10 +44,21 @@ export async function runCli(argv: string[], io: CliIo = consoleIo): Promise<num
     io.err(USAGE);
     return 2;
   }
-  const { command, name, kafkaVersion, timeout } = parsed;
+  const { command, name, kafkaVersion, timeout, brokers } = parsed;
   try {
     switch (command) {
       case 'start': {
+        if (brokers !== undefined) {
+          // A KRaft cluster of n nodes (cluster.ts): its nodes are brokers called <name>-n1…n.
+          const c = await startCluster({ brokers, name, kafkaVersion, detached: true, timeoutMs: timeout });
+          const saslBootstrap = c.nodes.map((n) => n.saslBootstrap).join(',');
+          for (const line of addressLines({ kafkaVersion: c.kafkaVersion, bootstrap: c.bootstrap, saslBootstrap }))
+            io.out(line);
+          io.err(
+            `cluster "${c.name}": ${brokers} nodes of Kafka ${c.kafkaVersion} ready in ${seconds(c.timings.totalMs)}`,
+          );
+          return 0;
+        }
         const b = await startBroker({ name, kafkaVersion, detached: true, timeoutMs: timeout });
         for (const line of addressLines(b)) io.out(line);
         const t = b.timings;
@@ -58,6 +70,15 @@ export async function runCli(argv: string[], io: CliIo = consoleIo): Promise<num
       }
       case 'status': {
         const s = await brokerStatus(name);
+        const nodes = s ? [] : await clusterNodeNames(name);
+        if (nodes.length) {
+          const all = await Promise.all(nodes.map((n) => brokerStatus(n)));
+          for (const [i, n] of all.entries())
+            io.err(
+              `${nodes[i]}: ${n ? `pid ${n.pid}, ${n.bootstrap}, ${n.answering ? 'answering' : 'not answering'}` : 'down'}`,
+            );
+          return all.every((n) => n?.answering) ? 0 : 1;
+        }
         if (!s) {
           io.err(`broker: no broker "${name}" is running`);
           return 1;
@@ -71,11 +92,12 @@ export async function runCli(argv: string[], io: CliIo = consoleIo): Promise<num
         return 0;
       }
       case 'stop': {
-        if (!(await stopBroker(name))) {
+        const what = (await stopBroker(name)) ? 'broker' : (await stopCluster(name)) ? 'cluster' : null;
+        if (what === null) {
           io.err(`broker: no broker "${name}" to stop`);
           return 1;
         }
-        io.err(`broker "${name}" stopped, data removed`);
+        io.err(`${what} "${name}" stopped, data removed`);
         return 0;
       }
       default:
@@ -96,18 +118,23 @@ function parse(argv: string[]) {
       name: { type: 'string', default: 'default' },
       'kafka-version': { type: 'string' },
       timeout: { type: 'string' },
+      brokers: { type: 'string' },
     },
   });
   const command = positionals[0];
   if (positionals.length !== 1 || (command !== 'start' && command !== 'status' && command !== 'stop')) {
     throw new Error(positionals.length ? `unknown command "${positionals.join(' ')}"` : 'missing command');
   }
-  if (command !== 'start' && (values['kafka-version'] || values.timeout)) {
-    throw new Error(`--kafka-version and --timeout only apply to start`);
+  if (command !== 'start' && (values['kafka-version'] || values.timeout || values.brokers)) {
+    throw new Error(`--kafka-version, --timeout and --brokers only apply to start`);
+  }
+  const brokers = values.brokers === undefined ? undefined : Number(values.brokers);
+  if (brokers !== undefined && !(Number.isInteger(brokers) && brokers >= 1 && brokers <= 5)) {
+    throw new Error(`invalid --brokers "${values.brokers}": expected 1..5`);
   }
   const timeout = values.timeout === undefined ? undefined : Number(values.timeout) * 1000;
   if (timeout !== undefined && !(timeout > 0)) throw new Error(`invalid --timeout "${values.timeout}"`);
-  return { command, name: values.name, kafkaVersion: values['kafka-version'], timeout };
+  return { command, name: values.name, kafkaVersion: values['kafka-version'], timeout, brokers };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -9,6 +9,8 @@ import { brokerStateDir, brokersDir } from './paths.js';
 export interface BrokerState {
   name: string;
   kafkaVersion: string;
+  /** KRaft node id; absent for a single broker (NODE_ID). Cluster nodes use 1..n. */
+  nodeId?: number;
   pid: number;
   ports: BrokerPorts;
   bootstrap: string;
