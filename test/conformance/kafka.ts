@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compileJava, runCommand } from '../harness/java-program.js';
 
 /**
  * Fetches and prepares one Kafka version for the conformance check: the
@@ -42,34 +42,14 @@ export function checkKafkaVersion(version: string): string {
   return version;
 }
 
-interface RunResult {
-  code: number;
-  output: string;
-}
-
-function run(cmd: string, args: string[], cwd?: string): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const add = (d: Buffer) => {
-      output += d.toString();
-    };
-    child.stdout.on('data', add);
-    child.stderr.on('data', add);
-    child.on('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'ENOENT' ? new Error(`'${cmd}' not found on PATH (the conformance check needs it)`) : err),
-    );
-    child.on('close', (code) => resolve({ code: code ?? -1, output }));
-  });
-}
-
 async function mustRun(what: string, cmd: string, args: string[], cwd?: string): Promise<string> {
-  const r = await run(cmd, args, cwd);
+  const r = await runCommand(cmd, args, { cwd });
+  const output = `${r.stdout}${r.stderr}`;
   if (r.code !== 0) {
-    const tail = r.output.trim().split('\n').slice(-15).join('\n');
+    const tail = output.trim().split('\n').slice(-15).join('\n');
     throw new Error(`${what} failed (${cmd} exit ${r.code}):\n${tail}`);
   }
-  return r.output;
+  return output;
 }
 
 function hash(...parts: (string | Buffer)[]): string {
@@ -146,26 +126,13 @@ async function javaSources(): Promise<string[]> {
 }
 
 async function compileOracle(classpath: string, dir: string): Promise<string> {
-  const sources = await javaSources();
-  const key = hash(classpath, ...(await Promise.all(sources.map((s) => readFile(s)))));
-  const target = path.join(dir, `classes-${key}`);
-  if (existsSync(path.join(target, '.complete'))) return target;
-  const tmp = `${target}.${process.pid}.tmp`;
-  await rm(tmp, { recursive: true, force: true });
-  await mustRun('compiling the conformance oracle', 'javac', [
-    '-encoding',
-    'UTF-8',
-    '-nowarn',
-    '-d',
-    tmp,
-    '-cp',
+  const program = await compileJava({
+    cacheDir: path.join(dir, 'classes'),
+    sources: await javaSources(),
     classpath,
-    ...sources,
-  ]);
-  await writeFile(path.join(tmp, '.complete'), '');
-  await rm(target, { recursive: true, force: true });
-  await rename(tmp, target);
-  return target;
+    what: 'the conformance oracle',
+  });
+  return program.classes;
 }
 
 const prepared = new Map<string, Promise<KafkaDist>>();

@@ -1,7 +1,6 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Field } from '../../protocol/schema.js';
+import { JsonLinesProcess, LIGHT_JVM_FLAGS, startJava } from '../harness/java-program.js';
 import { toKafkaJson } from './json.js';
 import { type KafkaDist, prepareKafka } from './kafka.js';
 
@@ -15,51 +14,31 @@ export class OracleError extends Error {
   override name = 'OracleError';
 }
 
-interface Pending {
-  resolve(value: Record<string, unknown>): void;
-  reject(err: Error): void;
-}
-
 export class Oracle {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private stderr = '';
-  private exited: Error | undefined;
-
-  private constructor(readonly dist: KafkaDist) {
-    const classpath = [dist.classesDir, dist.classpath].join(path.delimiter);
-    // C1 only and the serial collector: half the CPU of the defaults for this short, single-threaded job.
-    this.child = spawn(
-      'java',
-      ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-cp', classpath, 'dev.tidemark.conformance.Oracle'],
-      {
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
-    this.child.stdin.on('error', () => {}); // reported via 'exit' below
-    this.child.stderr.on('data', (d: Buffer) => {
-      // Kept for error messages only (slf4j prints a no-binding notice here).
-      this.stderr = (this.stderr + d.toString()).slice(-4000);
-    });
-    createInterface({ input: this.child.stdout }).on('line', (line) => this.onLine(line));
-    this.child.on('exit', (code, signal) => {
-      this.exited = new OracleError(
-        `Kafka ${dist.version} oracle exited (${signal ?? code})${this.stderr ? `:\n${this.stderr.trim()}` : ''}`,
-      );
-      for (const p of this.pending.values()) p.reject(this.exited);
-      this.pending.clear();
-    });
-    this.child.on('error', (err) => {
-      this.exited = new OracleError(`cannot start java for the Kafka ${dist.version} oracle: ${err.message}`);
-      for (const p of this.pending.values()) p.reject(this.exited);
-      this.pending.clear();
-    });
-  }
+  private constructor(
+    readonly dist: KafkaDist,
+    private readonly helper: JsonLinesProcess,
+  ) {}
 
   /** Prepares the Kafka version (Maven, javac; cached) and starts its JVM. */
   static async start(kafkaVersion: string): Promise<Oracle> {
-    const oracle = new Oracle(await prepareKafka(kafkaVersion));
+    const dist = await prepareKafka(kafkaVersion);
+    const child = startJava({
+      program: {
+        classes: dist.classesDir,
+        classpath: dist.classpath,
+        runClasspath: [dist.classesDir, dist.classpath].join(path.delimiter),
+      },
+      mainClass: 'dev.tidemark.conformance.Oracle',
+      jvmFlags: LIGHT_JVM_FLAGS,
+    });
+    // Answers are bare JSON lines; stderr is kept for error messages only (slf4j prints a no-binding notice there).
+    const helper = new JsonLinesProcess(child, {
+      prefix: '',
+      exitError: (reason, stderr) =>
+        new OracleError(`Kafka ${dist.version} oracle ${reason}${stderr ? `:\n${stderr}` : ''}`),
+    });
+    const oracle = new Oracle(dist, helper);
     const answer = await oracle.call({ op: 'version' });
     if (answer.version !== kafkaVersion) {
       oracle.close();
@@ -72,30 +51,11 @@ export class Oracle {
     return this.dist.version;
   }
 
-  private onLine(line: string): void {
-    let answer: Record<string, unknown>;
-    try {
-      answer = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      return; // not ours (nothing else should write to stdout)
-    }
-    const p = this.pending.get(answer.id as number);
-    if (p === undefined) return;
-    this.pending.delete(answer.id as number);
-    if (typeof answer.error === 'string') p.reject(new OracleError(answer.error));
-    else p.resolve(answer);
-  }
-
-  private call(request: Record<string, unknown>, body = ''): Promise<Record<string, unknown>> {
-    if (this.exited !== undefined) return Promise.reject(this.exited);
-    const id = this.nextId++;
+  private async call(request: Record<string, unknown>, body = ''): Promise<Record<string, unknown>> {
     // `body` is JSON text already (exact int64s), spliced in as the last member.
-    const head = JSON.stringify({ id, ...request });
-    const line = body === '' ? head : `${head.slice(0, -1)},"json":${body}}`;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.child.stdin.write(`${line}\n`);
-    });
+    const answer = await this.helper.call(request, body);
+    if (typeof answer.error === 'string') throw new OracleError(answer.error);
+    return answer;
   }
 
   /** Kafka's bytes for a message given as a tidemark value (`fields`: its definition, to write float64s right). */
@@ -120,6 +80,6 @@ export class Oracle {
   }
 
   close(): void {
-    if (this.exited === undefined) this.child.stdin.end();
+    this.helper.end();
   }
 }

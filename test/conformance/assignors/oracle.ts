@@ -1,10 +1,9 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import * as path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { compileJava, JsonLinesProcess, LIGHT_JVM_FLAGS, runCommand, startJava } from '../../harness/java-program.js';
 
 /**
  * Kafka's own assignors (kafka-clients 4.4.0, or 3.9.1) in one long-lived JVM: the
@@ -43,27 +42,12 @@ export interface OracleMember {
 
 export type OracleAnswer = { assignment: Record<string, Array<[string, number]>> } | { error: string };
 
-function run(cmd: string, args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => {
-      output += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      output += d.toString();
-    });
-    child.on('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'ENOENT' ? new Error(`'${cmd}' is not on PATH; the assignor oracle needs it`) : err),
-    );
-    child.on('close', (code) => resolve({ code: code ?? -1, output }));
-  });
-}
-
 async function mustRun(what: string, cmd: string, args: string[]): Promise<void> {
-  const r = await run(cmd, args);
-  if (r.code !== 0)
-    throw new Error(`${what} failed (exit ${r.code}):\n${r.output.trim().split('\n').slice(-15).join('\n')}`);
+  const r = await runCommand(cmd, args);
+  if (r.code !== 0) {
+    const tail = `${r.stdout}${r.stderr}`.trim().split('\n').slice(-15).join('\n');
+    throw new Error(`${what} failed (exit ${r.code}):\n${tail}`);
+  }
 }
 
 const hash = (...parts: Array<string | Buffer>) => {
@@ -103,64 +87,25 @@ async function sources(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-async function compile(cp: string): Promise<string> {
-  const files = await sources(path.join(javaDir, 'src'));
-  const target = path.join(cacheDir, `classes-${hash(cp, ...(await Promise.all(files.map((f) => readFile(f)))))}`);
-  if (existsSync(path.join(target, '.complete'))) return target;
-  const tmp = `${target}.${process.pid}.tmp`;
-  await rm(tmp, { recursive: true, force: true });
-  await mustRun('compiling the assignor oracle', 'javac', [
-    '-encoding',
-    'UTF-8',
-    '-nowarn',
-    '-d',
-    tmp,
-    '-cp',
-    cp,
-    ...files,
-  ]);
-  await writeFile(path.join(tmp, '.complete'), '');
-  await rm(target, { recursive: true, force: true });
-  await rename(tmp, target);
-  return target;
-}
-
 export class AssignorOracle {
-  private readonly pending = new Map<number, (answer: Record<string, unknown>) => void>();
-  private nextId = 1;
-  private stderr = '';
-  private exited: Error | undefined;
-
-  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
-    child.stderr.on('data', (d: Buffer) => {
-      this.stderr = (this.stderr + d.toString()).slice(-4000);
-    });
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const answer = JSON.parse(line) as Record<string, unknown>;
-      const resolve = this.pending.get(answer.id as number);
-      this.pending.delete(answer.id as number);
-      resolve?.(answer);
-    });
-    child.on('exit', (code, signal) => {
-      this.exited = new Error(`assignor oracle exited (${signal ?? code}): ${this.stderr.trim()}`);
-      for (const resolve of this.pending.values()) resolve({ error: this.exited.message });
-      this.pending.clear();
-    });
-  }
+  private constructor(private readonly helper: JsonLinesProcess) {}
 
   static async start(version = KAFKA_VERSION): Promise<AssignorOracle> {
     if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`invalid Kafka version ${version}`);
     await mkdir(cacheDir, { recursive: true });
-    const cp = await classpath(version);
-    const classes = await compile(cp);
-    const child = spawn('java', [
-      '-XX:TieredStopAtLevel=1',
-      '-XX:+UseSerialGC',
-      '-cp',
-      [classes, cp].join(path.delimiter),
-      'dev.tidemark.assignors.AssignorOracle',
-    ]);
-    const oracle = new AssignorOracle(child);
+    const program = await compileJava({
+      cacheDir: path.join(cacheDir, 'classes'),
+      sources: await sources(path.join(javaDir, 'src')),
+      classpath: await classpath(version),
+      what: 'the assignor oracle',
+    });
+    const child = startJava({ program, mainClass: 'dev.tidemark.assignors.AssignorOracle', jvmFlags: LIGHT_JVM_FLAGS });
+    const oracle = new AssignorOracle(
+      new JsonLinesProcess(child, {
+        prefix: '',
+        exitError: (reason, stderr) => new Error(`assignor oracle ${reason}: ${stderr}`),
+      }),
+    );
     const answer = await oracle.call({ op: 'version' });
     if (answer.version !== version) {
       oracle.close();
@@ -170,12 +115,7 @@ export class AssignorOracle {
   }
 
   private call(request: Record<string, unknown>): Promise<Record<string, unknown>> {
-    if (this.exited !== undefined) return Promise.reject(this.exited);
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      this.child.stdin.write(`${JSON.stringify({ id, ...request })}\n`);
-    });
+    return this.helper.call(request);
   }
 
   /** Kafka's assignment (member -> [topic, partition] in Java's list order), or the exception it threw. */
@@ -201,6 +141,6 @@ export class AssignorOracle {
   }
 
   close(): void {
-    if (this.exited === undefined) this.child.stdin.end();
+    this.helper.end();
   }
 }

@@ -2,50 +2,35 @@
  * A Kafka Java consumer (GroupMember.java: KafkaConsumer with a rebalance listener) as one member of a group in
  * the mixed-group tests: one JVM per member, its assignment followed through the JSON lines it prints.
  */
-import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { kafkaClasspath } from '../../harness/classpath.js';
-import { writeClasspathArgFile } from '../../harness/java.js';
+import {
+  type CompiledProgram,
+  compileJava,
+  JSON_LINES_SOURCE,
+  LIGHT_JVM_FLAGS,
+  onPrefixedLines,
+  startJava,
+} from '../../harness/java-program.js';
 import { tidemarkDir } from '../../harness/paths.js';
 import type { TrackedMember } from './tracker.js';
 
-const run = promisify(execFile);
 const SOURCE = fileURLToPath(new URL('./java/GroupMember.java', import.meta.url));
 /** Java's client speaks to 3.9 and 4.x brokers alike. */
 const CLIENT_KAFKA_VERSION = '4.4.0';
-const JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xmx128m', '-Xss512k'];
+/** One JVM per member, several at once: small heaps and stacks. */
+const JVM_FLAGS = [...LIGHT_JVM_FLAGS, '-Xmx128m', '-Xss512k'];
 
-let compiling: Promise<{ classes: string; classpath: string }> | undefined;
-
-/** Compiles GroupMember.java once per source version (shared by every test file of a run). */
-function compiled(): Promise<{ classes: string; classpath: string }> {
-  compiling ??= (async () => {
-    const classpath = await kafkaClasspath(CLIENT_KAFKA_VERSION);
-    const source = await readFile(SOURCE);
-    const hash = createHash('sha256').update(source).update(classpath).digest('hex').slice(0, 12);
-    const classes = path.join(tidemarkDir, 'group-java', hash);
-    if (!existsSync(path.join(classes, 'dev', 'tidemark', 'group', 'GroupMember.class'))) {
-      const tmp = `${classes}.${process.pid}.tmp`;
-      await rm(tmp, { recursive: true, force: true });
-      await mkdir(tmp, { recursive: true });
-      const cpArg = await writeClasspathArgFile(`${tmp}.classpath`, classpath);
-      try {
-        await run('javac', ['-nowarn', cpArg, '-d', tmp, SOURCE], { maxBuffer: 1 << 24 });
-      } finally {
-        await rm(`${tmp}.classpath`, { force: true });
-      }
-      await rm(classes, { recursive: true, force: true });
-      await rename(tmp, classes);
-    }
-    return { classes, classpath };
-  })();
-  return compiling;
+/** GroupMember.java, compiled once per source version (shared by every test file of a run). */
+async function compiled(): Promise<CompiledProgram> {
+  return compileJava({
+    cacheDir: path.join(tidemarkDir, 'group-java'),
+    sources: [SOURCE, JSON_LINES_SOURCE],
+    classpath: await kafkaClasspath(CLIENT_KAFKA_VERSION),
+    what: 'GroupMember.java',
+  });
 }
 
 export interface JavaMemberOptions {
@@ -80,9 +65,8 @@ export class JavaMember implements TrackedMember {
     child.stderr.on('data', (d: Buffer) => {
       this.stderr = (this.stderr + d.toString()).slice(-8000);
     });
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      if (!line.startsWith('@@ ')) return;
-      const e = JSON.parse(line.slice(3)) as JavaEvent;
+    onPrefixedLines(child, '@@ ', (text) => {
+      const e = JSON.parse(text) as JavaEvent;
       this.events.push(e);
       if (e.event === 'assigned') for (const p of e.partitions) this.ownedSet.add(p);
       if (e.event === 'revoked' || e.event === 'lost') for (const p of e.partitions) this.ownedSet.delete(p);
@@ -92,7 +76,7 @@ export class JavaMember implements TrackedMember {
   }
 
   static async start(name: string, o: JavaMemberOptions): Promise<JavaMember> {
-    const { classes, classpath } = await compiled();
+    const program = await compiled();
     const args = [
       o.bootstrap,
       o.group,
@@ -102,11 +86,7 @@ export class JavaMember implements TrackedMember {
       `${o.sessionTimeoutMs}`,
       `${o.heartbeatIntervalMs}`,
     ];
-    const child = spawn(
-      'java',
-      [...JVM_FLAGS, '-cp', [classes, classpath].join(path.delimiter), 'dev.tidemark.group.GroupMember', ...args],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    const child = startJava({ program, mainClass: 'dev.tidemark.group.GroupMember', args, jvmFlags: JVM_FLAGS });
     return new JavaMember(name, child);
   }
 

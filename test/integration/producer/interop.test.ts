@@ -4,6 +4,7 @@ import { CompressionCodec, zstdCompressionAvailable } from '../../../codecs/comp
 import { Client } from '../../../src/client.js';
 import { partitionForKey } from '../../../src/producer/murmur2.js';
 import { bootstrap, legacyBootstrap, uniqueTopicName } from '../../harness/context.js';
+import { parseJsonLines, runCommand } from '../../harness/java-program.js';
 import { javaInterop } from './java-interop.js';
 import { readBack } from './read-back.js';
 import {
@@ -130,29 +131,10 @@ describe('partitioning against Java without a broker', () => {
 });
 
 /** Runs kcat, returning its JSON lines. */
-function kcat(args: string[]): Promise<Record<string, unknown>[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('kcat', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`kcat exited ${code}: ${err}`));
-      else
-        resolve(
-          out
-            .split('\n')
-            .filter((l) => l.startsWith('{'))
-            .map((l) => JSON.parse(l)),
-        );
-    });
-  });
+async function kcat(args: string[]): Promise<Record<string, unknown>[]> {
+  const { code, stdout, stderr } = await runCommand('kcat', args);
+  if (code !== 0) throw new Error(`kcat exited ${code}: ${stderr}`);
+  return parseJsonLines(stdout);
 }
 
 const kcatInstalled = await new Promise<boolean>((resolve) => {

@@ -1,24 +1,23 @@
-import { ProtocolError } from '../../../../codecs/errors.js';
-import { Reader } from '../../../../codecs/reader.js';
-import { Writer } from '../../../../codecs/writer.js';
 import {
   ConsumerProtocolAssignment,
   ConsumerProtocolSubscription,
 } from '../../../../protocol/apis/consumer-protocol.js';
-import { messageCodec } from '../../../../protocol/codec.js';
+import {
+  CONSUMER_PROTOCOL_VERSION,
+  decodeConsumerProtocol,
+  encodeConsumerProtocol,
+} from '../../../../protocol/consumer-protocol-codec.js';
 import type { TopicPartition } from '../../../cluster/partition-errors.js';
 import type { TopicPartitions } from '../../assignors/assignor.js';
 import { flattenTopics, groupByTopic } from '../topic-partitions.js';
 
 /**
- * The classic consumer protocol's embedded messages (JoinGroup `protocols[].metadata`, SyncGroup `assignment`):
- * an int16 version, then the message at that version. Written at the version Kafka's Java client writes
- * (`ConsumerProtocol.serializeSubscription/Assignment`: the highest, 3), read at any version, a newer one by the
- * fields this client knows, as Java's `checkSubscriptionVersion` does.
+ * The classic consumer protocol's embedded messages (JoinGroup `protocols[].metadata`, SyncGroup `assignment`)
+ * as group membership uses them: the wire form (protocol/consumer-protocol-codec.ts, shared with the admin
+ * client) mapped to the membership's own types, with Java's defaults for what an older version lacks.
  */
 
-/** What Java writes, and the newest version tidemark knows. */
-export const CONSUMER_PROTOCOL_VERSION = 3;
+export { CONSUMER_PROTOCOL_VERSION };
 
 export interface Subscription {
   topics: string[];
@@ -40,22 +39,22 @@ export interface Assignment {
 }
 
 export function encodeSubscription(s: Subscription, version = CONSUMER_PROTOCOL_VERSION): Buffer {
-  const w = new Writer(128);
-  w.int16(version);
-  messageCodec(ConsumerProtocolSubscription, version).encode(w, {
-    topics: [...s.topics],
-    userData: s.userData === null ? null : Buffer.from(s.userData.buffer, s.userData.byteOffset, s.userData.length),
-    ownedPartitions: s.ownedPartitions.map((t) => ({ topic: t.topic, partitions: [...t.partitions] })),
-    generationId: s.generationId,
-    rackId: s.rackId,
-  });
-  return w.toBuffer();
+  return encodeConsumerProtocol(
+    ConsumerProtocolSubscription,
+    {
+      topics: [...s.topics],
+      userData: s.userData === null ? null : Buffer.from(s.userData.buffer, s.userData.byteOffset, s.userData.length),
+      ownedPartitions: s.ownedPartitions.map((t) => ({ topic: t.topic, partitions: [...t.partitions] })),
+      generationId: s.generationId,
+      rackId: s.rackId,
+    },
+    version,
+  );
 }
 
 /** Decodes a member's subscription; values a version lacks take Java's defaults (no owned partitions, -1, null). */
 export function decodeSubscription(bytes: Uint8Array): Subscription {
-  const { version, reader } = open(bytes, 'ConsumerProtocolSubscription');
-  const v = messageCodec(ConsumerProtocolSubscription, version).decode(reader);
+  const { version, value: v } = decodeConsumerProtocol(ConsumerProtocolSubscription, bytes);
   return {
     topics: v.topics,
     userData: v.userData,
@@ -66,13 +65,14 @@ export function decodeSubscription(bytes: Uint8Array): Subscription {
 }
 
 export function encodeAssignment(a: Assignment, version = CONSUMER_PROTOCOL_VERSION): Buffer {
-  const w = new Writer(64);
-  w.int16(version);
-  messageCodec(ConsumerProtocolAssignment, version).encode(w, {
-    assignedPartitions: groupByTopic(a.partitions),
-    userData: a.userData === null ? null : Buffer.from(a.userData.buffer, a.userData.byteOffset, a.userData.length),
-  });
-  return w.toBuffer();
+  return encodeConsumerProtocol(
+    ConsumerProtocolAssignment,
+    {
+      assignedPartitions: groupByTopic(a.partitions),
+      userData: a.userData === null ? null : Buffer.from(a.userData.buffer, a.userData.byteOffset, a.userData.length),
+    },
+    version,
+  );
 }
 
 /**
@@ -81,14 +81,6 @@ export function encodeAssignment(a: Assignment, version = CONSUMER_PROTOCOL_VERS
  */
 export function decodeAssignment(bytes: Uint8Array): Assignment {
   if (bytes.length === 0) return { partitions: [], userData: null };
-  const { version, reader } = open(bytes, 'ConsumerProtocolAssignment');
-  const v = messageCodec(ConsumerProtocolAssignment, version).decode(reader);
-  return { partitions: flattenTopics(v.assignedPartitions), userData: v.userData };
-}
-
-function open(bytes: Uint8Array, what: string): { version: number; reader: Reader } {
-  const reader = new Reader(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
-  const version = reader.int16();
-  if (version < 0) throw new ProtocolError(`${what} version ${version} is negative`, { api: what, offset: 0 });
-  return { version: Math.min(version, CONSUMER_PROTOCOL_VERSION), reader };
+  const { value } = decodeConsumerProtocol(ConsumerProtocolAssignment, bytes);
+  return { partitions: flattenTopics(value.assignedPartitions), userData: value.userData };
 }

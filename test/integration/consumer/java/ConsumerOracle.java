@@ -1,10 +1,7 @@
 package dev.tidemark.consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
+import dev.tidemark.harness.JsonLines;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.*;
@@ -22,40 +19,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * against tidemark can be compared step by step.
  */
 public final class ConsumerOracle {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static PrintStream out;
-
   public static void main(String[] args) throws Exception {
-    out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
-    System.setOut(System.err);
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    ExecutorService pool = Executors.newCachedThreadPool();
-    String line;
-    while ((line = in.readLine()) != null) {
-      JsonNode cmd = JSON.readTree(line);
-      pool.submit(() -> answer(cmd));
-    }
-    pool.shutdownNow();
-    System.exit(0);
-  }
-
-  private static void answer(JsonNode cmd) {
-    Map<String, Object> reply = new LinkedHashMap<>();
-    reply.put("id", cmd.get("id").asInt());
-    try {
-      reply.put("result", run(cmd));
-    } catch (Throwable t) {
-      Throwable cause = t instanceof ExecutionException && t.getCause() != null ? t.getCause() : t;
-      reply.put("error", cause.getClass().getName() + ": " + cause.getMessage());
-    }
-    try {
-      String text = JSON.writeValueAsString(reply);
-      synchronized (out) {
-        out.println("@@ " + text);
-      }
-    } catch (Exception e) {
-      e.printStackTrace();
-    }
+    JsonLines.serve(ConsumerOracle::run, () -> {});
   }
 
   private static Object run(JsonNode cmd) throws Exception {

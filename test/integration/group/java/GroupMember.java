@@ -1,9 +1,8 @@
 package dev.tidemark.group;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tidemark.harness.JsonLines;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.*;
@@ -21,12 +20,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * for classic; range|uniform for consumer) sessionTimeoutMs heartbeatIntervalMs.
  */
 public final class GroupMember {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static PrintStream out;
-
   public static void main(String[] args) throws Exception {
-    out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
-    System.setOut(System.err);
+    JsonLines.claimStdout();
     String bootstrap = args[0], group = args[1], topic = args[2], protocol = args[3], assignor = args[4];
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -93,12 +88,6 @@ public final class GroupMember {
       line.put("generation", md.generationId());
       line.put("memberId", md.memberId());
     }
-    try {
-      synchronized (GroupMember.class) {
-        out.println("@@ " + JSON.writeValueAsString(line));
-      }
-    } catch (Exception e) {
-      e.printStackTrace();
-    }
+    JsonLines.emit(line);
   }
 }

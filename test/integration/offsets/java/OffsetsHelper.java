@@ -1,10 +1,7 @@
 package dev.tidemark.offsets;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
+import dev.tidemark.harness.JsonLines;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.*;
@@ -26,43 +23,12 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * The answers are the oracle the tests compare tidemark with.
  */
 public final class OffsetsHelper {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Map<String, Member> MEMBERS = new ConcurrentHashMap<>();
-  private static PrintStream out;
 
   public static void main(String[] args) throws Exception {
-    out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
-    // Anything else that writes to stdout (a logger without configuration) goes to stderr instead.
-    System.setOut(System.err);
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    ExecutorService pool = Executors.newCachedThreadPool();
-    String line;
-    while ((line = in.readLine()) != null) {
-      JsonNode cmd = JSON.readTree(line);
-      pool.submit(() -> answer(cmd));
-    }
-    for (Member m : MEMBERS.values()) m.stop();
-    pool.shutdownNow();
-    System.exit(0);
-  }
-
-  private static void answer(JsonNode cmd) {
-    Map<String, Object> reply = new LinkedHashMap<>();
-    reply.put("id", cmd.get("id").asInt());
-    try {
-      reply.put("result", run(cmd));
-    } catch (Throwable t) {
-      Throwable cause = t instanceof ExecutionException && t.getCause() != null ? t.getCause() : t;
-      reply.put("error", cause.getClass().getName() + ": " + cause.getMessage());
-    }
-    try {
-      String text = JSON.writeValueAsString(reply);
-      synchronized (out) {
-        out.println("@@ " + text);
-      }
-    } catch (Exception e) {
-      e.printStackTrace();
-    }
+    JsonLines.serve(OffsetsHelper::run, () -> {
+      for (Member m : MEMBERS.values()) m.stop();
+    });
   }
 
   private static Object run(JsonNode cmd) throws Exception {
