@@ -1,0 +1,193 @@
+/** A consumer-child.ts process, followed through the lines it prints; every wait has a deadline. */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { repoRoot, tidemarkDir } from '../../harness/paths.js';
+import type { ChildConfig } from './consumer-child.js';
+
+const SCRIPT = fileURLToPath(new URL('./consumer-child.ts', import.meta.url));
+
+let bundled: Promise<string> | undefined;
+let bundleDir: string | undefined;
+
+/** Removes the bundle (call from afterAll: a test worker may be ended without an `exit` event). */
+export function removeChildScript(): void {
+  if (bundleDir !== undefined) rmSync(bundleDir, { recursive: true, force: true });
+  bundled = undefined;
+  bundleDir = undefined;
+}
+
+/**
+ * consumer-child.ts and everything it imports as one JavaScript file, built once per test process. Started
+ * through tsx, a child needs 3-5 s on a loaded machine before it runs a line; bundled, under one: that is
+ * what lets a test afford dozens of restarts. esbuild is the compiler tsx itself runs on.
+ */
+export function childScript(): Promise<string> {
+  bundled ??= (async () => {
+    // Inside the repository (.tidemark/ is ignored by git), so the bundle finds node_modules as the sources do.
+    mkdirSync(tidemarkDir, { recursive: true });
+    const dir = mkdtempSync(path.join(tidemarkDir, 'consumer-child-'));
+    bundleDir = dir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const outfile = path.join(dir, 'consumer-child.mjs');
+    await build({
+      entryPoints: [SCRIPT],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile,
+      packages: 'external',
+      logLevel: 'warning',
+    });
+    return outfile;
+  })();
+  return bundled;
+}
+
+export interface ChildEvent {
+  event: 'ready' | 'rebalance' | 'closed' | 'error' | 'commit-failed' | 'warning' | 'store' | 'offset-reset';
+  kind?: 'assigned' | 'revoked' | 'lost';
+  partitions?: number[];
+  name?: string;
+  message?: string;
+}
+
+/** Polls `condition` every `everyMs` until it holds; past `timeoutMs` fails with `what()` (a hang becomes a message). */
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: () => string,
+  everyMs = 50,
+): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms: ${what()}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+export class ChildConsumer {
+  readonly events: ChildEvent[] = [];
+  private stderr = '';
+  private exitCode: number | null | undefined;
+  private exitSignal: NodeJS.Signals | null = null;
+  private readonly exited: Promise<void>;
+
+  private constructor(
+    readonly run: number,
+    private readonly child: ChildProcessWithoutNullStreams,
+  ) {
+    child.stderr.on('data', (d: Buffer) => {
+      this.stderr = (this.stderr + d.toString()).slice(-8000);
+    });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith('@@ ')) this.events.push(JSON.parse(line.slice(3)) as ChildEvent);
+    });
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        this.exitCode = code;
+        this.exitSignal = signal;
+        resolve();
+      }),
+    );
+  }
+
+  /** Starts the bundled child (see childScript). */
+  static async spawn(config: ChildConfig): Promise<ChildConsumer> {
+    const child = spawn(process.execPath, [await childScript(), JSON.stringify(config)], {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    return new ChildConsumer(config.run, child);
+  }
+
+  get alive(): boolean {
+    return this.exitCode === undefined;
+  }
+
+  /** What went wrong, for failure messages. */
+  describe(): string {
+    const errors = this.events.filter((e) => e.event !== 'rebalance' && e.event !== 'ready').slice(-20);
+    return `run ${this.run} (exit ${this.exitCode ?? this.exitSignal}) ${JSON.stringify(errors)}\n${this.stderr}`;
+  }
+
+  /** Resolves once subscribed (group) or assigned (manual); throws if the process failed first. */
+  async ready(timeoutMs: number): Promise<void> {
+    await waitUntil(
+      () => {
+        if (!this.alive) throw new Error(`consumer child exited before it was ready: ${this.describe()}`);
+        return this.events.some((e) => e.event === 'ready');
+      },
+      timeoutMs,
+      () => `consumer child not ready: ${this.describe()}`,
+    );
+  }
+
+  /** The last assignment the member reported (group mode); [] once it is gone. */
+  owned(): number[] {
+    if (!this.alive) return [];
+    const owned = new Set<number>();
+    for (const e of this.events) {
+      if (e.event !== 'rebalance') continue;
+      for (const p of e.partitions ?? []) {
+        if (e.kind === 'assigned') owned.add(p);
+        else owned.delete(p);
+      }
+    }
+    return [...owned];
+  }
+
+  /** SIGKILL: no commit, no LeaveGroup, no lock release. */
+  async kill(timeoutMs = 10_000): Promise<void> {
+    this.child.kill('SIGKILL');
+    await this.exit(timeoutMs);
+  }
+
+  /** Graceful: the batch in hand is finished, the consumer closed (commit, leave); the process must exit 0. */
+  async close(timeoutMs: number): Promise<void> {
+    this.child.stdin.write('close\n');
+    await this.exit(timeoutMs);
+    if (this.exitCode !== 0) throw new Error(`consumer child did not close cleanly: ${this.describe()}`);
+  }
+
+  private async exit(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`consumer child did not exit in ${timeoutMs} ms: ${this.describe()}`)),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([this.exited, late]);
+    } catch (err) {
+      this.child.kill('SIGKILL');
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** mulberry32: a small seeded PRNG, so a failing fault schedule can be replayed with TIDEMARK_SEED. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function faultSeed(): number {
+  const fromEnv = process.env.TIDEMARK_SEED;
+  return fromEnv === undefined ? 0x7d3a11 : Number(fromEnv);
+}
+
+export const SOAK = process.env.TIDEMARK_SOAK === '1';
