@@ -72,6 +72,7 @@ export {
   type ConsumerEventMap,
   type ConsumerEventName,
   type ConsumerHost,
+  type ConsumerLogger,
   type ConsumerMetrics,
   type ConsumerOptions,
   ConsumerRecord,
