@@ -1,38 +1,15 @@
 /** Shared set-up of the consumer integration tests: brokers, topics, test data, and reading it back. */
 import { encodeRecordBatch } from '../../../codecs/records/index.js';
-import { DeleteRecords } from '../../../protocol/apis/delete-records.js';
 import { Produce } from '../../../protocol/index.js';
-import { Client } from '../../../src/client.js';
+import type { Client } from '../../../src/client.js';
 import { sleep } from '../../../src/cluster/backoff.js';
 import type { Consumer } from '../../../src/consumer/consumer.js';
 import type { ConsumerRecord } from '../../../src/consumer/consumer-record.js';
 import type { Connection } from '../../../src/network/connection.js';
-import {
-  bootstrap,
-  kafkaVersion,
-  legacyBootstrap,
-  legacyKafkaVersion,
-  uniqueTopicName,
-} from '../../harness/context.js';
+import { uniqueTopicName } from '../../harness/context.js';
 
-export interface Target {
-  label: string;
-  bootstrap: string;
-  /** 4 for Kafka 4.x, 3 for 3.9. */
-  major: number;
-}
-
-/** The 4.x broker, and the 3.9 one when this run has it. */
-export function targets(): Target[] {
-  const list: Target[] = [{ label: `Kafka ${kafkaVersion() ?? '4.x'}`, bootstrap: bootstrap(), major: 4 }];
-  const legacy = legacyBootstrap();
-  if (legacy !== null) list.push({ label: `Kafka ${legacyKafkaVersion() ?? '3.9'}`, bootstrap: legacy, major: 3 });
-  return list;
-}
-
-export function newClient(target: Target): Client {
-  return new Client({ bootstrap: target.bootstrap, requestTimeoutMs: 15_000 });
-}
+// The brokers to run against are the offsets suites' (one definition for every integration suite).
+export { deleteRecordsBefore, newClient, type Target, targets, uniqueGroup } from '../offsets/setup.js';
 
 /** A new topic whose partitions all have a leader (so the first produce does not race the election). */
 export async function newTopic(client: Client, prefix: string, partitions = 1): Promise<string> {
@@ -45,10 +22,6 @@ export async function newTopic(client: Client, prefix: string, partitions = 1): 
     await sleep(100);
   }
   throw new Error(`topic ${name} has no leaders`);
-}
-
-export function uniqueGroup(prefix: string): string {
-  return uniqueTopicName(`grp-${prefix}`);
 }
 
 /** The value test records carry: partition and sequence number, so a reader can check order and completeness. */
@@ -143,17 +116,6 @@ async function sendBatch(conn: Connection, topic: string, partition: number, rec
     { version: Math.min(conn.versionFor(Produce), 12) },
   );
   return res.responses[0].partitionResponses[0];
-}
-
-/** Moves a partition's log start offset forward (DeleteRecords). */
-export async function deleteRecordsBefore(client: Client, topic: string, partition: number, offset: bigint) {
-  const connection = await client.cluster.leaderFor(topic, partition);
-  const response = await connection.request(DeleteRecords, {
-    topics: [{ name: topic, partitions: [{ partitionIndex: partition, offset }] }],
-    timeoutMs: 10_000,
-  });
-  const code = response.topics[0].partitions[0].errorCode;
-  if (code !== 0) throw new Error(`DeleteRecords failed with code ${code}`);
 }
 
 /**

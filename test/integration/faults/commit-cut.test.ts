@@ -8,15 +8,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client.js';
 import { Consumer } from '../../../src/consumer/consumer.js';
-import { FaultProxy } from '../../harness/fault-proxy.js';
-import { newClient, newTopic, produce, targets, uniqueGroup } from '../consumer/setup.js';
+import type { FaultProxy } from '../../harness/fault-proxy.js';
+import { targets, uniqueGroup } from '../consumer/setup.js';
 import {
   API,
+  closeFaultScene,
   consumeAll,
   deadline,
   isTyped,
+  openFaultScene,
   type ProxiedHost,
-  proxiedHost,
   RecordTally,
   reportNumbers,
   settle,
@@ -32,17 +33,14 @@ describe.each(targets())('connection cut mid-commit, $label', (target) => {
   let topic: string;
 
   beforeAll(async () => {
-    admin = newClient(target);
-    topic = await newTopic(admin, 'fault-commit-cut', PARTITIONS.length);
-    await produce(admin, topic, PARTITIONS, PER_PARTITION, { batchSize: 50 });
-    proxy = await FaultProxy.start(target.bootstrap);
-    host = proxiedHost(target.bootstrap, proxy, { requestTimeoutMs: 10_000 });
+    ({ admin, topic, proxy, host } = await openFaultScene(target, {
+      prefix: 'fault-commit-cut',
+      partitions: PARTITIONS,
+      perPartition: PER_PARTITION,
+      requestTimeoutMs: 10_000,
+    }));
   });
-  afterAll(async () => {
-    await host?.close();
-    await proxy?.stop();
-    await admin?.close();
-  });
+  afterAll(() => closeFaultScene({ admin, proxy, host }));
 
   /** The group's committed offsets as a fault-free client reads them; -1 where none. */
   async function committed(group: string): Promise<Map<number, bigint>> {

@@ -6,12 +6,13 @@
  */
 import { TidemarkError } from '../../../codecs/errors.js';
 import { Offsets } from '../../../src/admin/offsets.js';
+import type { Client } from '../../../src/client.js';
 import { Cluster } from '../../../src/cluster/cluster.js';
 import type { ConsumerHost } from '../../../src/consumer/consumer.js';
 import type { ConsumerRecord } from '../../../src/consumer/consumer-record.js';
 import { Coordinators } from '../../../src/coordinator/coordinators.js';
-import type { FaultProxy } from '../../harness/fault-proxy.js';
-import { recordValue } from '../consumer/setup.js';
+import { FaultProxy } from '../../harness/fault-proxy.js';
+import { newClient, newTopic, produce, recordValue, type Target } from '../consumer/setup.js';
 
 /** Kafka API keys the suites aim faults at. */
 export const API = { Fetch: 1, OffsetCommit: 8, OffsetFetch: 9, Metadata: 3 } as const;
@@ -32,6 +33,35 @@ export function proxiedHost(bootstrap: string, proxy: FaultProxy, options: { req
   const coordinators = new Coordinators(cluster, { requestTimeoutMs: options.requestTimeoutMs });
   const offsets = new Offsets({ cluster, coordinators, requestTimeoutMs: options.requestTimeoutMs });
   return { cluster, coordinators, offsets, close: () => cluster.close() };
+}
+
+/** One suite's stage: a fault-free admin client, a topic full of test records, and a host behind the proxy. */
+export interface FaultScene {
+  admin: Client;
+  topic: string;
+  proxy: FaultProxy;
+  host: ProxiedHost;
+}
+
+/** Creates `partitions` partitions of `perPartition` records (small batches: many responses to aim faults at). */
+export async function openFaultScene(
+  target: Target,
+  options: { prefix: string; partitions: readonly number[]; perPartition: number; requestTimeoutMs: number },
+): Promise<FaultScene> {
+  const admin = newClient(target);
+  const topic = await newTopic(admin, options.prefix, options.partitions.length);
+  await produce(admin, topic, options.partitions, options.perPartition, { batchSize: 50 });
+  const proxy = await FaultProxy.start(target.bootstrap);
+  const host = proxiedHost(target.bootstrap, proxy, { requestTimeoutMs: options.requestTimeoutMs });
+  return { admin, topic, proxy, host };
+}
+
+/** Heals the proxy first, so closing never waits on a connection a test left half-open. */
+export async function closeFaultScene(scene: Partial<FaultScene>): Promise<void> {
+  scene.proxy?.heal();
+  await scene.host?.close();
+  await scene.proxy?.stop();
+  await scene.admin?.close();
 }
 
 /** A call that did not settle in time: the test fails with this instead of vitest's own timeout. */

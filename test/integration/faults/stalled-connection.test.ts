@@ -10,14 +10,15 @@ import type { Client } from '../../../src/client.js';
 import { Consumer } from '../../../src/consumer/consumer.js';
 import { Connection } from '../../../src/network/connection.js';
 import { ConnectionError, RequestTimeoutError } from '../../../src/network/errors.js';
-import { FaultProxy } from '../../harness/fault-proxy.js';
-import { newClient, newTopic, produce, targets, uniqueGroup } from '../consumer/setup.js';
+import type { FaultProxy } from '../../harness/fault-proxy.js';
+import { targets, uniqueGroup } from '../consumer/setup.js';
 import {
+  closeFaultScene,
   consumeAll,
   deadline,
   isTyped,
+  openFaultScene,
   type ProxiedHost,
-  proxiedHost,
   RecordTally,
   reportNumbers,
   settle,
@@ -36,18 +37,14 @@ describe.each(targets())('half-open and blackholed connections, $label', (target
   let topic: string;
 
   beforeAll(async () => {
-    admin = newClient(target);
-    topic = await newTopic(admin, 'fault-stalled', PARTITIONS.length);
-    await produce(admin, topic, PARTITIONS, PER_PARTITION, { batchSize: 50 });
-    proxy = await FaultProxy.start(target.bootstrap);
-    host = proxiedHost(target.bootstrap, proxy, { requestTimeoutMs: REQUEST_TIMEOUT_MS });
+    ({ admin, topic, proxy, host } = await openFaultScene(target, {
+      prefix: 'fault-stalled',
+      partitions: PARTITIONS,
+      perPartition: PER_PARTITION,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    }));
   });
-  afterAll(async () => {
-    proxy?.heal();
-    await host?.close();
-    await proxy?.stop();
-    await admin?.close();
-  });
+  afterAll(() => closeFaultScene({ admin, proxy, host }));
 
   function connection(): Connection {
     const i = target.bootstrap.lastIndexOf(':');

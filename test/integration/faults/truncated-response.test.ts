@@ -9,14 +9,15 @@ import type { Client } from '../../../src/client.js';
 import { Consumer } from '../../../src/consumer/consumer.js';
 import { Connection } from '../../../src/network/connection.js';
 import { ConnectionError } from '../../../src/network/errors.js';
-import { FaultProxy } from '../../harness/fault-proxy.js';
-import { newClient, newTopic, produce, targets } from '../consumer/setup.js';
+import type { FaultProxy } from '../../harness/fault-proxy.js';
+import { targets } from '../consumer/setup.js';
 import {
   API,
+  closeFaultScene,
   consumeAll,
   deadline,
+  openFaultScene,
   type ProxiedHost,
-  proxiedHost,
   RecordTally,
   reportNumbers,
   settle,
@@ -33,17 +34,14 @@ describe.each(targets())('truncated and reset responses, $label', (target) => {
   let topic: string;
 
   beforeAll(async () => {
-    admin = newClient(target);
-    topic = await newTopic(admin, 'fault-truncated', PARTITIONS.length);
-    await produce(admin, topic, PARTITIONS, PER_PARTITION, { batchSize: 50 });
-    proxy = await FaultProxy.start(target.bootstrap);
-    host = proxiedHost(target.bootstrap, proxy, { requestTimeoutMs: 10_000 });
+    ({ admin, topic, proxy, host } = await openFaultScene(target, {
+      prefix: 'fault-truncated',
+      partitions: PARTITIONS,
+      perPartition: PER_PARTITION,
+      requestTimeoutMs: 10_000,
+    }));
   });
-  afterAll(async () => {
-    await host?.close();
-    await proxy?.stop();
-    await admin?.close();
-  });
+  afterAll(() => closeFaultScene({ admin, proxy, host }));
 
   it.each(['truncate', 'reset'] as const)(
     'a request whose response is cut short (%s) rejects with ConnectionError',
