@@ -59,6 +59,7 @@ export type {
   GroupOffsetsQuery,
   OffsetToCommit,
 } from './commit/index.js';
+export type { ConsumerGroupMetadata } from './consumer/group-metadata.js';
 export {
   BrokerOffsetStore,
   CONSUMER_CHANNELS,

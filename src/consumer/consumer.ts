@@ -19,6 +19,7 @@ import {
   type Subscription,
 } from './group/membership.js';
 import { groupListener } from './group-listener.js';
+import type { ConsumerGroupMetadata } from './group-metadata.js';
 import type { ConsumerMetrics, PartitionLag } from './metrics.js';
 import type { ConsumerOptions, ResolvedConsumerOptions } from './options.js';
 import type { SeekTarget } from './position-control.js';
@@ -141,6 +142,22 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
       }
     } else this.assign([]);
     this.mode = 'none';
+  }
+
+  /**
+   * The group identity this consumer holds now, as Java's `groupMetadata()`: pass it to a transactional
+   * producer's offset commit (KIP-447) so that the coordinator fences this member once the group moved on.
+   */
+  groupMetadata(): ConsumerGroupMetadata {
+    const groupId = this.groupId;
+    if (groupId === undefined) throw new ConfigError('groupId', 'group metadata needs a group id');
+    const membership = this.membership;
+    return {
+      groupId,
+      memberId: membership?.memberId ?? '',
+      generationId: membership?.generationId ?? -1,
+      groupInstanceId: this.parts.groupOptions.groupInstanceId ?? null,
+    };
   }
 
   /** The partitions this consumer reads now. */

@@ -3,10 +3,9 @@ import { backoffDelay } from '../../../cluster/backoff.js';
 import type { GroupTransport } from '../coordinator-link.js';
 import { MemberNotStableError } from '../errors.js';
 import { HeartbeatTimer } from '../heartbeat-timer.js';
-import type { CommitContext, LeaveOptions, MembershipState } from '../membership.js';
+import type { CommitContext, CommittedUnder, LeaveOptions, MembershipState } from '../membership.js';
 import { MembershipBase } from '../membership-base.js';
 import type { ResolvedOptions } from '../options.js';
-import { recoveryFor } from '../recovery.js';
 import { SubscriptionResolver, sameTopics } from '../subscription-resolver.js';
 import { ConsumerHeartbeat, type HeartbeatingMember } from './consumer-heartbeat.js';
 import { JOIN_EPOCH, LEAVE_EPOCH, STATIC_LEAVE_EPOCH } from './heartbeat-request.js';
@@ -54,6 +53,10 @@ export class ConsumerGroupMembership extends MembershipBase {
     return this.id;
   }
 
+  get generationId(): number {
+    return this.phase === 'member' && this.memberEpoch > 0 ? this.memberEpoch : -1;
+  }
+
   get state(): MembershipState {
     if (this.lifecycle !== 'active') return this.lifecycle;
     if (this.phase === 'member') return this.target === this.reconciledTarget ? 'stable' : 'rebalancing';
@@ -72,14 +75,20 @@ export class ConsumerGroupMembership extends MembershipBase {
     };
   }
 
-  /**
-   * The coordinator drives KIP-848 rebalances, so this only heartbeats at once (a commit refused with
-   * STALE_MEMBER_EPOCH learns the current epoch from it); a `cause` of UNKNOWN_MEMBER_ID or FENCED_MEMBER_EPOCH
-   * means the member was fenced: its partitions are lost and it joins again.
-   */
-  requestRejoin(_reason: string, cause?: unknown): void {
+  /** The coordinator drives KIP-848 rebalances: this only heartbeats at once. */
+  requestRejoin(_reason: string): void {
     if (this.lifecycle !== 'active') return;
-    if (cause !== undefined && recoveryFor(cause, this.groupId, null).kind === 'fenced') this.fence();
+    this.heartbeat.now();
+  }
+
+  /**
+   * As Java's async consumer (CommitRequestManager and ConsumerMembershipManager): a refused commit does not
+   * change the membership by itself. The heartbeat, sent at once, learns where the member stands: fenced or
+   * removed (FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID: the partitions are lost and it rejoins at epoch 0) or
+   * a newer epoch (STALE_MEMBER_EPOCH: the commit engine sends the commit again under it).
+   */
+  commitRefused(_error: unknown, _sentUnder: CommittedUnder): void {
+    if (this.lifecycle !== 'active') return;
     this.heartbeat.now();
   }
 
