@@ -1,6 +1,12 @@
 export type { RecordMetadata } from './batch.js';
 export type { ProduceConnection, ProducerCluster } from './cluster-view.js';
-export { BufferExhaustedError, DeliveryTimeoutError, InvalidRecordError, ProducerClosedError } from './errors.js';
+export {
+  BufferExhaustedError,
+  DeliveryTimeoutError,
+  DeliveryUncertainError,
+  InvalidRecordError,
+  ProducerClosedError,
+} from './errors.js';
 export { murmur2, partitionForKey, toPositive } from './murmur2.js';
 export type { Acks, ProducerOptions } from './options.js';
 export type { Partitioner } from './partitioner.js';
