@@ -59,6 +59,7 @@ export type {
   GroupOffsetsQuery,
   OffsetToCommit,
 } from './commit/index.js';
+export type { ConsumerGroupMetadata } from './consumer/group-metadata.js';
 export {
   BrokerOffsetStore,
   CONSUMER_CHANNELS,
@@ -145,8 +146,14 @@ export {
   Producer,
   ProducerClosedError,
   type ProducerCloseOptions,
+  ProducerFencedError,
   type ProducerOptions,
   type ProducerRecord,
   partitionForKey,
   type RecordMetadata,
+  TransactionAbortableError,
+  type TransactionalProducer,
+  TransactionFatalError,
+  type TransactionState,
+  TransactionStateError,
 } from './producer/index.js';
