@@ -115,8 +115,7 @@ export class Producer {
         transactions === undefined
           ? reject
           : (err) => {
-              transactions.onRecordFailed(err);
-              reject(err);
+              reject(transactions.onRecordFailed(err));
             };
       if (this.waiting.length === 0 && this.appendNow(pending)) return;
       this.waiting.push({ record: pending, since: Date.now(), settled: [] });

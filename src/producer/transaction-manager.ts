@@ -14,6 +14,7 @@ import type { IdempotenceState } from './idempotence.js';
 import type { ResolvedProducerOptions } from './options.js';
 import {
   classifyTransactionError,
+  fatalErrorFor,
   TransactionAbortableError,
   TransactionFatalError,
   TransactionStateError,
@@ -124,12 +125,15 @@ export class TransactionManager {
     return false;
   }
 
-  /** A record of the transaction failed: the transaction can no longer commit. */
-  onRecordFailed(err: unknown): void {
+  /**
+   * A record of the transaction failed: the transaction can no longer commit. Returns what the record's
+   * `send()` rejects with: the fatal error when the failure is one (a fenced producer), else `err` itself.
+   */
+  onRecordFailed(err: unknown): unknown {
     // A failure of its own (not one this manager dealt out to unsent records) may leave a sequence gap.
-    if (!(err instanceof TransactionAbortableError || err instanceof TransactionFatalError))
-      this.epochBumpNeeded = true;
+    if (!(err instanceof TransactionAbortableError || err instanceof TransactionFatalError)) this.epochBumpNeeded = true;
     if (this.state === 'inTransaction' || this.state === 'committing') this.fail(err, true);
+    return fatalErrorFor(this.transactionalId, err) ?? err;
   }
 
   /** Adds consumed offsets to the transaction, fenced by the consumer's group generation (KIP-447). */

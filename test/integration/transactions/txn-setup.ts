@@ -5,8 +5,8 @@ import type { ProducerOptions } from '../../../src/producer/options.js';
 import type { Producer } from '../../../src/producer/producer.js';
 import { uniqueTopicName } from '../../harness/context.js';
 
-export { newClient, type Target, targets, uniqueGroup } from '../offsets/setup.js';
 export { newTopic } from '../consumer/setup.js';
+export { newClient, type Target, targets, uniqueGroup } from '../offsets/setup.js';
 
 /** A transactional producer on `client`, with short timeouts so a failing test fails fast. */
 export function transactionalProducer(client: Client, options: ProducerOptions = {}): Producer {
@@ -18,7 +18,10 @@ export function transactionalProducer(client: Client, options: ProducerOptions =
   });
 }
 
-/** Every value of `topic`'s partitions read with `isolation`, from the start to the end for that isolation. */
+/**
+ * Every value of `topic`'s partitions read with `isolation`, from the start to the end for that isolation.
+ * Each partition read must end with a visible record (the consumer delivers no empty batch to stop on).
+ */
 export async function readValues(
   client: Client,
   topic: string,
