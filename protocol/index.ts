@@ -1,3 +1,5 @@
+import { AddOffsetsToTxn } from './apis/add-offsets-to-txn.js';
+import { AddPartitionsToTxn } from './apis/add-partitions-to-txn.js';
 import { ApiVersions } from './apis/api-versions.js';
 import { ConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
 import { CreateTopics } from './apis/create-topics.js';
@@ -5,6 +7,8 @@ import { DeleteGroups } from './apis/delete-groups.js';
 import { DeleteRecords } from './apis/delete-records.js';
 import { DeleteTopics } from './apis/delete-topics.js';
 import { DescribeGroups } from './apis/describe-groups.js';
+import { DescribeTransactions } from './apis/describe-transactions.js';
+import { EndTxn } from './apis/end-txn.js';
 import { Fetch } from './apis/fetch.js';
 import { FindCoordinator } from './apis/find-coordinator.js';
 import { Heartbeat } from './apis/heartbeat.js';
@@ -13,6 +17,7 @@ import { JoinGroup } from './apis/join-group.js';
 import { LeaveGroup } from './apis/leave-group.js';
 import { ListGroups } from './apis/list-groups.js';
 import { ListOffsets } from './apis/list-offsets.js';
+import { ListTransactions } from './apis/list-transactions.js';
 import { Metadata } from './apis/metadata.js';
 import { OffsetCommit } from './apis/offset-commit.js';
 import { OffsetDelete } from './apis/offset-delete.js';
@@ -22,8 +27,11 @@ import { Produce } from './apis/produce.js';
 import { SaslAuthenticate } from './apis/sasl-authenticate.js';
 import { SaslHandshake } from './apis/sasl-handshake.js';
 import { SyncGroup } from './apis/sync-group.js';
+import { TxnOffsetCommit } from './apis/txn-offset-commit.js';
 import type { ApiDef } from './schema.js';
 
+export { AddOffsetsToTxn } from './apis/add-offsets-to-txn.js';
+export { AddPartitionsToTxn } from './apis/add-partitions-to-txn.js';
 export { ApiVersions } from './apis/api-versions.js';
 export { ConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
 export { ConsumerProtocolAssignment, ConsumerProtocolSubscription } from './apis/consumer-protocol.js';
@@ -32,6 +40,8 @@ export { DeleteGroups } from './apis/delete-groups.js';
 export { DeleteRecords } from './apis/delete-records.js';
 export { DeleteTopics } from './apis/delete-topics.js';
 export { DescribeGroups } from './apis/describe-groups.js';
+export { DescribeTransactions } from './apis/describe-transactions.js';
+export { EndTxn } from './apis/end-txn.js';
 export { Fetch } from './apis/fetch.js';
 export { FindCoordinator } from './apis/find-coordinator.js';
 export { Heartbeat } from './apis/heartbeat.js';
@@ -40,6 +50,7 @@ export { JoinGroup } from './apis/join-group.js';
 export { LeaveGroup } from './apis/leave-group.js';
 export { ListGroups } from './apis/list-groups.js';
 export { ListOffsets } from './apis/list-offsets.js';
+export { ListTransactions } from './apis/list-transactions.js';
 export { Metadata } from './apis/metadata.js';
 export { OffsetCommit } from './apis/offset-commit.js';
 export { OffsetDelete } from './apis/offset-delete.js';
@@ -49,6 +60,7 @@ export { Produce } from './apis/produce.js';
 export { SaslAuthenticate } from './apis/sasl-authenticate.js';
 export { SaslHandshake } from './apis/sasl-handshake.js';
 export { SyncGroup } from './apis/sync-group.js';
+export { TxnOffsetCommit } from './apis/txn-offset-commit.js';
 export { type MessageCodec, messageCodec, requestCodec, responseCodec } from './codec.js';
 export { RequestHeader, ResponseHeader, requestHeaderVersion, responseHeaderVersion } from './headers.js';
 export type { ApiDef, RequestInput, RequestOf, ResponseInput, ResponseOf } from './schema.js';
@@ -75,8 +87,14 @@ export const API_DEFINITIONS: readonly ApiDef[] = [
   DeleteRecords,
   InitProducerId,
   OffsetForLeaderEpoch,
+  AddPartitionsToTxn,
+  AddOffsetsToTxn,
+  EndTxn,
+  TxnOffsetCommit,
   SaslAuthenticate,
   DeleteGroups,
   OffsetDelete,
+  DescribeTransactions,
+  ListTransactions,
   ConsumerGroupHeartbeat,
 ];

@@ -12,3 +12,11 @@ export type { Acks, ProducerOptions } from './options.js';
 export type { Partitioner } from './partitioner.js';
 export { Producer, type ProducerCloseOptions } from './producer.js';
 export type { ProducerRecord } from './record-input.js';
+export {
+  ProducerFencedError,
+  TransactionAbortableError,
+  TransactionFatalError,
+  TransactionStateError,
+} from './transaction-errors.js';
+export type { TransactionState } from './transaction-manager.js';
+export type { TransactionalProducer } from './transaction-run.js';

@@ -30,6 +30,11 @@ export interface SenderParts {
   cluster: ProducerCluster;
   /** Present when the producer is idempotent. */
   idempotence: IdempotenceState | undefined;
+  /**
+   * Present when the producer is transactional: it gets the producer id (not the sender) and admits a batch
+   * only once its partition is in the transaction.
+   */
+  transactions?: { readonly transactionalId: string; admit(batch: ProducerBatch): boolean };
 }
 
 /**
@@ -65,7 +70,7 @@ export class Sender {
       },
     });
     const idempotence = parts.idempotence;
-    if (idempotence !== undefined) {
+    if (idempotence !== undefined && parts.transactions === undefined) {
       this.producerIds = new ProducerIdFetcher(parts.cluster, idempotence, this.o, {
         onReady: () => this.wake(),
         onFatal: (err) => this.fail(err),
@@ -113,7 +118,8 @@ export class Sender {
     if (this.stopped) return;
     const { accumulator, memory, topics, idempotence } = this.parts;
     const now = Date.now();
-    if (idempotence !== undefined && (idempotence.resetWhereReady() || !idempotence.hasProducerId)) {
+    const fetchesIds = this.producerIds !== undefined && idempotence !== undefined;
+    if (fetchesIds && (idempotence.resetWhereReady() || !idempotence.hasProducerId)) {
       this.producerIds?.fetch();
     }
     for (const batch of accumulator.expire(now)) this.expire(batch);
@@ -137,6 +143,7 @@ export class Sender {
 
   /** Idempotence may hold a partition back; a batch that goes for the first time gets its sequence here. */
   private readonly admit = (batch: ProducerBatch): boolean => {
+    if (this.parts.transactions !== undefined && !this.parts.transactions.admit(batch)) return false;
     const idempotence = this.parts.idempotence;
     if (idempotence === undefined) return true;
     if (!idempotence.canSend(batch)) return false;
@@ -160,10 +167,12 @@ export class Sender {
     this.links.sent(node);
     let version = -1;
     let throttleTimeMs = 0;
-    const body = buildProduceRequest(batches, encoded, this.o.acks, this.o.requestTimeoutMs, topicId);
+    const transactionalId = this.parts.transactions?.transactionalId ?? null;
+    const body = buildProduceRequest(batches, encoded, this.o.acks, this.o.requestTimeoutMs, topicId, transactionalId);
     let sent: Promise<void>;
     try {
-      version = produceVersionFor(connection.versionFor(Produce), this.o.produceVersion, batches, topicId);
+      const negotiated = connection.versionFor(Produce);
+      version = produceVersionFor(negotiated, this.o.produceVersion, batches, topicId, transactionalId !== null);
       sent =
         this.o.acks === 0
           ? connection.request(Produce, body, { version, expectResponse: false }).then(() => {
