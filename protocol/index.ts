@@ -1,18 +1,28 @@
+import { AlterConfigs } from './apis/alter-configs.js';
+import { AlterPartitionReassignments } from './apis/alter-partition-reassignments.js';
 import { ApiVersions } from './apis/api-versions.js';
+import { ConsumerGroupDescribe } from './apis/consumer-group-describe.js';
 import { ConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
+import { CreatePartitions } from './apis/create-partitions.js';
 import { CreateTopics } from './apis/create-topics.js';
 import { DeleteGroups } from './apis/delete-groups.js';
 import { DeleteRecords } from './apis/delete-records.js';
 import { DeleteTopics } from './apis/delete-topics.js';
+import { DescribeCluster } from './apis/describe-cluster.js';
+import { DescribeConfigs } from './apis/describe-configs.js';
 import { DescribeGroups } from './apis/describe-groups.js';
+import { DescribeLogDirs } from './apis/describe-log-dirs.js';
+import { ElectLeaders } from './apis/elect-leaders.js';
 import { Fetch } from './apis/fetch.js';
 import { FindCoordinator } from './apis/find-coordinator.js';
 import { Heartbeat } from './apis/heartbeat.js';
+import { IncrementalAlterConfigs } from './apis/incremental-alter-configs.js';
 import { InitProducerId } from './apis/init-producer-id.js';
 import { JoinGroup } from './apis/join-group.js';
 import { LeaveGroup } from './apis/leave-group.js';
 import { ListGroups } from './apis/list-groups.js';
 import { ListOffsets } from './apis/list-offsets.js';
+import { ListPartitionReassignments } from './apis/list-partition-reassignments.js';
 import { Metadata } from './apis/metadata.js';
 import { OffsetCommit } from './apis/offset-commit.js';
 import { OffsetDelete } from './apis/offset-delete.js';
@@ -24,22 +34,32 @@ import { SaslHandshake } from './apis/sasl-handshake.js';
 import { SyncGroup } from './apis/sync-group.js';
 import type { ApiDef } from './schema.js';
 
+export { AlterConfigs } from './apis/alter-configs.js';
+export { AlterPartitionReassignments } from './apis/alter-partition-reassignments.js';
 export { ApiVersions } from './apis/api-versions.js';
+export { ConsumerGroupDescribe } from './apis/consumer-group-describe.js';
 export { ConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
 export { ConsumerProtocolAssignment, ConsumerProtocolSubscription } from './apis/consumer-protocol.js';
+export { CreatePartitions } from './apis/create-partitions.js';
 export { CreateTopics } from './apis/create-topics.js';
 export { DeleteGroups } from './apis/delete-groups.js';
 export { DeleteRecords } from './apis/delete-records.js';
 export { DeleteTopics } from './apis/delete-topics.js';
+export { DescribeCluster } from './apis/describe-cluster.js';
+export { DescribeConfigs } from './apis/describe-configs.js';
 export { DescribeGroups } from './apis/describe-groups.js';
+export { DescribeLogDirs } from './apis/describe-log-dirs.js';
+export { ElectLeaders } from './apis/elect-leaders.js';
 export { Fetch } from './apis/fetch.js';
 export { FindCoordinator } from './apis/find-coordinator.js';
 export { Heartbeat } from './apis/heartbeat.js';
+export { IncrementalAlterConfigs } from './apis/incremental-alter-configs.js';
 export { InitProducerId } from './apis/init-producer-id.js';
 export { JoinGroup } from './apis/join-group.js';
 export { LeaveGroup } from './apis/leave-group.js';
 export { ListGroups } from './apis/list-groups.js';
 export { ListOffsets } from './apis/list-offsets.js';
+export { ListPartitionReassignments } from './apis/list-partition-reassignments.js';
 export { Metadata } from './apis/metadata.js';
 export { OffsetCommit } from './apis/offset-commit.js';
 export { OffsetDelete } from './apis/offset-delete.js';
@@ -79,4 +99,14 @@ export const API_DEFINITIONS: readonly ApiDef[] = [
   DeleteGroups,
   OffsetDelete,
   ConsumerGroupHeartbeat,
+  DescribeConfigs,
+  AlterConfigs,
+  CreatePartitions,
+  DescribeLogDirs,
+  ElectLeaders,
+  IncrementalAlterConfigs,
+  AlterPartitionReassignments,
+  ListPartitionReassignments,
+  DescribeCluster,
+  ConsumerGroupDescribe,
 ];
