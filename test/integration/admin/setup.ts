@@ -33,3 +33,24 @@ export async function brokerId(client: Client): Promise<string> {
   const md = await client.metadata({ topics: [] });
   return String([...md.brokers.keys()][0]);
 }
+
+/**
+ * Waits until the KIP-848 group has one member holding `partitions` partitions, its current assignment equal
+ * to its target (so a comparison does not race the coordinator's reconciliation).
+ */
+export async function waitForSettledKip848Member(client: Client, group: string, partitions: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const [d] = await client.groups.describeGroups([group]);
+    const m = d.members?.[0];
+    const settled =
+      d.state === 'Stable' &&
+      d.members?.length === 1 &&
+      m !== undefined &&
+      m.assignment.length === partitions &&
+      JSON.stringify(m.targetAssignment) === JSON.stringify(m.assignment);
+    if (settled) return;
+    if (Date.now() > deadline) throw new Error(`group ${group} did not settle: ${JSON.stringify(d)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
