@@ -1,22 +1,32 @@
 import { AddOffsetsToTxn } from './apis/add-offsets-to-txn.js';
 import { AddPartitionsToTxn } from './apis/add-partitions-to-txn.js';
+import { AlterConfigs } from './apis/alter-configs.js';
+import { AlterPartitionReassignments } from './apis/alter-partition-reassignments.js';
 import { ApiVersions } from './apis/api-versions.js';
+import { ConsumerGroupDescribe } from './apis/consumer-group-describe.js';
 import { ConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
+import { CreatePartitions } from './apis/create-partitions.js';
 import { CreateTopics } from './apis/create-topics.js';
 import { DeleteGroups } from './apis/delete-groups.js';
 import { DeleteRecords } from './apis/delete-records.js';
 import { DeleteTopics } from './apis/delete-topics.js';
+import { DescribeCluster } from './apis/describe-cluster.js';
+import { DescribeConfigs } from './apis/describe-configs.js';
 import { DescribeGroups } from './apis/describe-groups.js';
+import { DescribeLogDirs } from './apis/describe-log-dirs.js';
 import { DescribeTransactions } from './apis/describe-transactions.js';
+import { ElectLeaders } from './apis/elect-leaders.js';
 import { EndTxn } from './apis/end-txn.js';
 import { Fetch } from './apis/fetch.js';
 import { FindCoordinator } from './apis/find-coordinator.js';
 import { Heartbeat } from './apis/heartbeat.js';
+import { IncrementalAlterConfigs } from './apis/incremental-alter-configs.js';
 import { InitProducerId } from './apis/init-producer-id.js';
 import { JoinGroup } from './apis/join-group.js';
 import { LeaveGroup } from './apis/leave-group.js';
 import { ListGroups } from './apis/list-groups.js';
 import { ListOffsets } from './apis/list-offsets.js';
+import { ListPartitionReassignments } from './apis/list-partition-reassignments.js';
 import { ListTransactions } from './apis/list-transactions.js';
 import { Metadata } from './apis/metadata.js';
 import { OffsetCommit } from './apis/offset-commit.js';
@@ -32,24 +42,34 @@ import type { ApiDef } from './schema.js';
 
 export { AddOffsetsToTxn } from './apis/add-offsets-to-txn.js';
 export { AddPartitionsToTxn } from './apis/add-partitions-to-txn.js';
+export { AlterConfigs } from './apis/alter-configs.js';
+export { AlterPartitionReassignments } from './apis/alter-partition-reassignments.js';
 export { ApiVersions } from './apis/api-versions.js';
+export { ConsumerGroupDescribe } from './apis/consumer-group-describe.js';
 export { ConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
 export { ConsumerProtocolAssignment, ConsumerProtocolSubscription } from './apis/consumer-protocol.js';
+export { CreatePartitions } from './apis/create-partitions.js';
 export { CreateTopics } from './apis/create-topics.js';
 export { DeleteGroups } from './apis/delete-groups.js';
 export { DeleteRecords } from './apis/delete-records.js';
 export { DeleteTopics } from './apis/delete-topics.js';
+export { DescribeCluster } from './apis/describe-cluster.js';
+export { DescribeConfigs } from './apis/describe-configs.js';
 export { DescribeGroups } from './apis/describe-groups.js';
+export { DescribeLogDirs } from './apis/describe-log-dirs.js';
 export { DescribeTransactions } from './apis/describe-transactions.js';
+export { ElectLeaders } from './apis/elect-leaders.js';
 export { EndTxn } from './apis/end-txn.js';
 export { Fetch } from './apis/fetch.js';
 export { FindCoordinator } from './apis/find-coordinator.js';
 export { Heartbeat } from './apis/heartbeat.js';
+export { IncrementalAlterConfigs } from './apis/incremental-alter-configs.js';
 export { InitProducerId } from './apis/init-producer-id.js';
 export { JoinGroup } from './apis/join-group.js';
 export { LeaveGroup } from './apis/leave-group.js';
 export { ListGroups } from './apis/list-groups.js';
 export { ListOffsets } from './apis/list-offsets.js';
+export { ListPartitionReassignments } from './apis/list-partition-reassignments.js';
 export { ListTransactions } from './apis/list-transactions.js';
 export { Metadata } from './apis/metadata.js';
 export { OffsetCommit } from './apis/offset-commit.js';
@@ -97,4 +117,14 @@ export const API_DEFINITIONS: readonly ApiDef[] = [
   DescribeTransactions,
   ListTransactions,
   ConsumerGroupHeartbeat,
+  DescribeConfigs,
+  AlterConfigs,
+  CreatePartitions,
+  DescribeLogDirs,
+  ElectLeaders,
+  IncrementalAlterConfigs,
+  AlterPartitionReassignments,
+  ListPartitionReassignments,
+  DescribeCluster,
+  ConsumerGroupDescribe,
 ];

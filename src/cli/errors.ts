@@ -53,6 +53,12 @@ const REFUSED_CODES = new Set([
   'UNKNOWN_MEMBER_ID',
   'ILLEGAL_GENERATION',
   'REBALANCE_IN_PROGRESS',
+  // Admin changes the broker refused, with its reason in the message.
+  'INVALID_CONFIG',
+  'INVALID_PARTITIONS',
+  'INVALID_REPLICA_ASSIGNMENT',
+  'POLICY_VIOLATION',
+  'OFFSET_OUT_OF_RANGE',
 ]);
 
 /** The exit code an error ends the command with. */

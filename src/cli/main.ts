@@ -1,9 +1,12 @@
 import { type Command, CommandContext, GLOBAL_HELP, GLOBAL_OPTIONS, parseCommandArgs } from './command.js';
+import { configsAlterCommand, configsDescribeCommand } from './commands/configs.js';
 import { consumeCommand } from './commands/consume.js';
 import { describeCommand, groupsCommand } from './commands/groups.js';
 import { deleteCommand, exportCommand, importCommand, resetCommand } from './commands/offsets.js';
 import { showCommand } from './commands/offsets-show.js';
+import { topicsAddPartitionsCommand } from './commands/partitions.js';
 import { produceCommand } from './commands/produce.js';
+import { recordsDeleteCommand } from './commands/records.js';
 import {
   topicsCreateCommand,
   topicsDeleteCommand,
@@ -26,6 +29,10 @@ export const COMMANDS: readonly Command[] = [
   topicsCreateCommand,
   topicsDeleteCommand,
   topicsDescribeCommand,
+  topicsAddPartitionsCommand,
+  configsDescribeCommand,
+  configsAlterCommand,
+  recordsDeleteCommand,
   consumeCommand,
   produceCommand,
 ];

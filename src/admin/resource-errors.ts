@@ -1,0 +1,32 @@
+import { TidemarkError } from '../../codecs/errors.js';
+
+/**
+ * Several resources (topics, brokers, groups… named `type:name`) of one admin call failed; each one's own typed
+ * error is in `errors`, and what the others produced is in `succeeded`, so nothing is lost. Retriable only when
+ * every failure is. (When a single resource fails, its error is thrown as it is.)
+ */
+export class ResourceErrors<T = unknown> extends TidemarkError {
+  override name = 'ResourceErrors';
+
+  constructor(
+    readonly operation: string,
+    readonly errors: ReadonlyMap<string, TidemarkError>,
+    readonly succeeded: readonly T[],
+  ) {
+    const list = [...errors].map(([resource, err]) => `${resource}: ${label(err)}`).join(', ');
+    super(`${operation} failed for ${errors.size} resources (${list})`, {
+      retriable: [...errors.values()].every((e) => e.retriable),
+      cause: errors.values().next().value,
+    });
+  }
+}
+
+function label(err: TidemarkError): string {
+  return 'errorName' in err && typeof err.errorName === 'string' ? err.errorName : err.message;
+}
+
+/** Throws the single failure as itself, several as ResourceErrors; returns when there are none. */
+export function throwResourceErrors<T>(operation: string, errors: Map<string, TidemarkError>, succeeded: T[]): void {
+  if (errors.size === 1) throw errors.values().next().value as TidemarkError;
+  if (errors.size > 1) throw new ResourceErrors(operation, errors, succeeded);
+}
