@@ -1,10 +1,18 @@
+import { AlterClientQuotas } from './apis/alter-client-quotas.js';
+import { AlterUserScramCredentials } from './apis/alter-user-scram-credentials.js';
 import { ApiVersions } from './apis/api-versions.js';
 import { ConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
+import { CreateAcls } from './apis/create-acls.js';
 import { CreateTopics } from './apis/create-topics.js';
+import { DeleteAcls } from './apis/delete-acls.js';
 import { DeleteGroups } from './apis/delete-groups.js';
 import { DeleteRecords } from './apis/delete-records.js';
 import { DeleteTopics } from './apis/delete-topics.js';
+import { DescribeAcls } from './apis/describe-acls.js';
+import { DescribeClientQuotas } from './apis/describe-client-quotas.js';
 import { DescribeGroups } from './apis/describe-groups.js';
+import { DescribeTopicPartitions } from './apis/describe-topic-partitions.js';
+import { DescribeUserScramCredentials } from './apis/describe-user-scram-credentials.js';
 import { Fetch } from './apis/fetch.js';
 import { FindCoordinator } from './apis/find-coordinator.js';
 import { Heartbeat } from './apis/heartbeat.js';
@@ -24,14 +32,22 @@ import { SaslHandshake } from './apis/sasl-handshake.js';
 import { SyncGroup } from './apis/sync-group.js';
 import type { ApiDef } from './schema.js';
 
+export { AlterClientQuotas } from './apis/alter-client-quotas.js';
+export { AlterUserScramCredentials } from './apis/alter-user-scram-credentials.js';
 export { ApiVersions } from './apis/api-versions.js';
 export { ConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
 export { ConsumerProtocolAssignment, ConsumerProtocolSubscription } from './apis/consumer-protocol.js';
+export { CreateAcls } from './apis/create-acls.js';
 export { CreateTopics } from './apis/create-topics.js';
+export { DeleteAcls } from './apis/delete-acls.js';
 export { DeleteGroups } from './apis/delete-groups.js';
 export { DeleteRecords } from './apis/delete-records.js';
 export { DeleteTopics } from './apis/delete-topics.js';
+export { DescribeAcls } from './apis/describe-acls.js';
+export { DescribeClientQuotas } from './apis/describe-client-quotas.js';
 export { DescribeGroups } from './apis/describe-groups.js';
+export { DescribeTopicPartitions } from './apis/describe-topic-partitions.js';
+export { DescribeUserScramCredentials } from './apis/describe-user-scram-credentials.js';
 export { Fetch } from './apis/fetch.js';
 export { FindCoordinator } from './apis/find-coordinator.js';
 export { Heartbeat } from './apis/heartbeat.js';
@@ -75,8 +91,16 @@ export const API_DEFINITIONS: readonly ApiDef[] = [
   DeleteRecords,
   InitProducerId,
   OffsetForLeaderEpoch,
+  DescribeAcls,
+  CreateAcls,
+  DeleteAcls,
   SaslAuthenticate,
   DeleteGroups,
   OffsetDelete,
+  DescribeClientQuotas,
+  AlterClientQuotas,
+  DescribeUserScramCredentials,
+  AlterUserScramCredentials,
   ConsumerGroupHeartbeat,
+  DescribeTopicPartitions,
 ];
