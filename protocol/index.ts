@@ -1,20 +1,28 @@
 import { AddOffsetsToTxn } from './apis/add-offsets-to-txn.js';
 import { AddPartitionsToTxn } from './apis/add-partitions-to-txn.js';
+import { AlterClientQuotas } from './apis/alter-client-quotas.js';
 import { AlterConfigs } from './apis/alter-configs.js';
 import { AlterPartitionReassignments } from './apis/alter-partition-reassignments.js';
+import { AlterUserScramCredentials } from './apis/alter-user-scram-credentials.js';
 import { ApiVersions } from './apis/api-versions.js';
 import { ConsumerGroupDescribe } from './apis/consumer-group-describe.js';
 import { ConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
+import { CreateAcls } from './apis/create-acls.js';
 import { CreatePartitions } from './apis/create-partitions.js';
 import { CreateTopics } from './apis/create-topics.js';
+import { DeleteAcls } from './apis/delete-acls.js';
 import { DeleteGroups } from './apis/delete-groups.js';
 import { DeleteRecords } from './apis/delete-records.js';
 import { DeleteTopics } from './apis/delete-topics.js';
+import { DescribeAcls } from './apis/describe-acls.js';
+import { DescribeClientQuotas } from './apis/describe-client-quotas.js';
 import { DescribeCluster } from './apis/describe-cluster.js';
 import { DescribeConfigs } from './apis/describe-configs.js';
 import { DescribeGroups } from './apis/describe-groups.js';
 import { DescribeLogDirs } from './apis/describe-log-dirs.js';
+import { DescribeTopicPartitions } from './apis/describe-topic-partitions.js';
 import { DescribeTransactions } from './apis/describe-transactions.js';
+import { DescribeUserScramCredentials } from './apis/describe-user-scram-credentials.js';
 import { ElectLeaders } from './apis/elect-leaders.js';
 import { EndTxn } from './apis/end-txn.js';
 import { Fetch } from './apis/fetch.js';
@@ -42,22 +50,30 @@ import type { ApiDef } from './schema.js';
 
 export { AddOffsetsToTxn } from './apis/add-offsets-to-txn.js';
 export { AddPartitionsToTxn } from './apis/add-partitions-to-txn.js';
+export { AlterClientQuotas } from './apis/alter-client-quotas.js';
 export { AlterConfigs } from './apis/alter-configs.js';
 export { AlterPartitionReassignments } from './apis/alter-partition-reassignments.js';
+export { AlterUserScramCredentials } from './apis/alter-user-scram-credentials.js';
 export { ApiVersions } from './apis/api-versions.js';
 export { ConsumerGroupDescribe } from './apis/consumer-group-describe.js';
 export { ConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
 export { ConsumerProtocolAssignment, ConsumerProtocolSubscription } from './apis/consumer-protocol.js';
+export { CreateAcls } from './apis/create-acls.js';
 export { CreatePartitions } from './apis/create-partitions.js';
 export { CreateTopics } from './apis/create-topics.js';
+export { DeleteAcls } from './apis/delete-acls.js';
 export { DeleteGroups } from './apis/delete-groups.js';
 export { DeleteRecords } from './apis/delete-records.js';
 export { DeleteTopics } from './apis/delete-topics.js';
+export { DescribeAcls } from './apis/describe-acls.js';
+export { DescribeClientQuotas } from './apis/describe-client-quotas.js';
 export { DescribeCluster } from './apis/describe-cluster.js';
 export { DescribeConfigs } from './apis/describe-configs.js';
 export { DescribeGroups } from './apis/describe-groups.js';
 export { DescribeLogDirs } from './apis/describe-log-dirs.js';
+export { DescribeTopicPartitions } from './apis/describe-topic-partitions.js';
 export { DescribeTransactions } from './apis/describe-transactions.js';
+export { DescribeUserScramCredentials } from './apis/describe-user-scram-credentials.js';
 export { ElectLeaders } from './apis/elect-leaders.js';
 export { EndTxn } from './apis/end-txn.js';
 export { Fetch } from './apis/fetch.js';
@@ -127,4 +143,12 @@ export const API_DEFINITIONS: readonly ApiDef[] = [
   ListPartitionReassignments,
   DescribeCluster,
   ConsumerGroupDescribe,
+  DescribeAcls,
+  CreateAcls,
+  DeleteAcls,
+  DescribeClientQuotas,
+  AlterClientQuotas,
+  DescribeUserScramCredentials,
+  AlterUserScramCredentials,
+  DescribeTopicPartitions,
 ];

@@ -1,3 +1,4 @@
+import { AclAdmin } from './admin/acls.js';
 import { GroupAdmin } from './admin/groups.js';
 import { Offsets } from './admin/offsets.js';
 import { TopicAdmin } from './admin/topics.js';
@@ -81,6 +82,8 @@ export class Client {
   readonly admin: TopicAdmin;
   /** Consumer-group administration: list, describe with lag, reset, delete, export and import offsets. */
   readonly groups: GroupAdmin;
+  /** Access-control lists: create, describe and delete bindings (the broker needs an authorizer). */
+  readonly acls: AclAdmin;
   /** Log offsets (earliest, latest, by time), truncation checks, and committing / reading group offsets. */
   readonly offsets: Offsets;
   /** Which broker coordinates which group or transactional id (cached, rediscovered when it moves). */
@@ -109,6 +112,8 @@ export class Client {
     const groupContext = { cluster: this.cluster, coordinators: this.coordinators, requestTimeoutMs };
     this.groups = new GroupAdmin(groupContext);
     this.offsets = new Offsets(groupContext);
+    const adminContext = { cluster: this.cluster, requestTimeoutMs };
+    this.acls = new AclAdmin(adminContext);
   }
 
   /** Brokers, controller and topics: every topic without `topics`, else the named ones (errors included). */

@@ -1,6 +1,9 @@
 export { ProtocolError, TidemarkError } from '../codecs/errors.js';
 export { ErrorCode } from '../protocol/error-codes.js';
 export { isKafkaError, KafkaError } from '../protocol/kafka-error.js';
+export type { AclOperation, AclPatternType, AclPermission, AclResourceType } from './admin/acl-codes.js';
+export type { AclAdmin, AclBinding, AclFilter } from './admin/acls.js';
+export type { AdminCallOptions } from './admin/admin-request.js';
 export type { GroupDescription, GroupMemberDescription } from './admin/describe-groups.js';
 export { TopicErrors } from './admin/errors.js';
 export { GroupNotEmptyError, InvalidOffsetsExportError, NoCommittedOffsetError } from './admin/group-errors.js';
@@ -16,6 +19,7 @@ export {
   parseOffsetsExport,
 } from './admin/offsets-json.js';
 export type { ResetOffsetsOptions, ResetPlan, ResetPlanEntry, ResetTarget } from './admin/reset-offsets.js';
+export { ResourceErrors } from './admin/resource-errors.js';
 export type {
   CreatedTopic,
   CreateTopicsOptions,

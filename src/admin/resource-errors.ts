@@ -1,9 +1,10 @@
 import { TidemarkError } from '../../codecs/errors.js';
 
 /**
- * Several resources (topics, brokers, groups… named `type:name`) of one admin call failed; each one's own typed
- * error is in `errors`, and what the others produced is in `succeeded`, so nothing is lost. Retriable only when
- * every failure is. (When a single resource fails, its error is thrown as it is.)
+ * Several resources of one admin call failed (topics, brokers, groups, ACL bindings or filters, users, quota
+ * entities…); each one's own typed error is in `errors`, keyed by how the call names the resource (`type:name`),
+ * and what the others produced is in `succeeded`, so nothing is lost. Retriable only when every failure is.
+ * (When a single resource fails, its error is thrown as it is, naming the resource in its context.)
  */
 export class ResourceErrors<T = unknown> extends TidemarkError {
   override name = 'ResourceErrors';
@@ -11,6 +12,7 @@ export class ResourceErrors<T = unknown> extends TidemarkError {
   constructor(
     readonly operation: string,
     readonly errors: ReadonlyMap<string, TidemarkError>,
+    /** What the resources that did succeed produced. */
     readonly succeeded: readonly T[],
   ) {
     const list = [...errors].map(([resource, err]) => `${resource}: ${label(err)}`).join(', ');

@@ -43,7 +43,20 @@ export interface BrokerSecurityInput {
   reauthMs?: number;
   /** Enables OAUTHBEARER with Kafka's unsecured-JWS validator (tokens with `"alg":"none"`) on the SASL listeners. */
   oauthbearer?: boolean;
+  /**
+   * Kafka's StandardAuthorizer with `allow.everyone.if.no.acl.found=false`: only the super user `admin` (and
+   * ANONYMOUS, see AUTHORIZER_SUPER_USERS) may do anything until ACLs allow it, so denials can be tested.
+   */
+  authorizer?: boolean;
 }
+
+/**
+ * `admin` is the super user tests act as. ANONYMOUS is one too because the broker talks to itself over the
+ * PLAINTEXT inter-broker and CONTROLLER listeners, which carry no identity: without it the node could not
+ * register with its own controller. So a client on the PLAINTEXT port is a super user; tests of denials
+ * connect over SASL as `tidemark`, which holds no rights but those ACLs grant.
+ */
+export const AUTHORIZER_SUPER_USERS = [`User:${SASL_ADMIN_USERNAME}`, 'User:ANONYMOUS'] as const;
 
 export interface BrokerConfigInput {
   kafkaVersion: string;
@@ -157,6 +170,12 @@ function addSecurity(
     saslListeners.push('sasl_ssl');
   }
   if (security.reauthMs !== undefined) props['connections.max.reauth.ms'] = security.reauthMs;
+  if (security.authorizer) {
+    // The same class name on 3.9 and 4.x (KRaft's authorizer; ACLs live in the metadata log).
+    props['authorizer.class.name'] = 'org.apache.kafka.metadata.authorizer.StandardAuthorizer';
+    props['super.users'] = AUTHORIZER_SUPER_USERS.join(';');
+    props['allow.everyone.if.no.acl.found'] = false;
+  }
   if (security.oauthbearer) {
     props['sasl.enabled.mechanisms'] += ',OAUTHBEARER';
     for (const l of saslListeners) props[`listener.name.${l}.oauthbearer.sasl.jaas.config`] = OAUTH_MODULE;

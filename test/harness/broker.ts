@@ -35,8 +35,11 @@ export interface StartBrokerOptions {
   timeoutMs?: number;
   /** JVM max heap; 512m is plenty for tests and keeps two brokers affordable on a small machine. */
   heap?: string;
-  /** Extra listener security: TLS listeners (certificates generated now), a short re-auth window, OAUTHBEARER. */
-  security?: { tls?: boolean; reauthMs?: number; oauthbearer?: boolean };
+  /**
+   * Extra listener security: TLS listeners (certificates generated now), a short re-auth window, OAUTHBEARER, an
+   * authorizer (super user `admin`, nothing allowed to anyone else without an ACL).
+   */
+  security?: { tls?: boolean; reauthMs?: number; oauthbearer?: boolean; authorizer?: boolean };
 }
 
 export interface StartTimings {
@@ -102,7 +105,12 @@ export async function startBroker(options: StartBrokerOptions = {}): Promise<Kaf
     const security =
       options.security === undefined
         ? undefined
-        : { reauthMs: options.security.reauthMs, oauthbearer: options.security.oauthbearer, tls: material?.files };
+        : {
+            reauthMs: options.security.reauthMs,
+            oauthbearer: options.security.oauthbearer,
+            authorizer: options.security.authorizer,
+            tls: material?.files,
+          };
     await writeNodeConfig(dataDir, serverProperties({ kafkaVersion, ports, logDir: kraftDir, security }), classpath);
     await formatStorage(dataDir, newClusterId());
     const tFormat = Date.now();

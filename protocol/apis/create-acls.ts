@@ -1,0 +1,43 @@
+import { defineApi, field, type RequestInput, type RequestOf, type ResponseOf, structs } from '../schema.js';
+import { ACL_ENTRY_FIELDS } from './acl-fields.js';
+
+/**
+ * CreateAcls (key 30): add access-control entries to the cluster's
+ * authorizer. v0-3 on Kafka 3.9, v1-3 on 4.x (KIP-896 dropped v0); v0 has
+ * no pattern type, which then means LITERAL.
+ */
+export const CreateAcls = defineApi({
+  name: 'CreateAcls',
+  key: 30,
+  versions: '0-3',
+  flexible: '2+',
+  request: [
+    field(
+      'creations',
+      structs('AclCreation', [
+        field('resourceType', 'int8', '0+'),
+        field('resourceName', 'string', '0+'),
+        // 3 is LITERAL, the only pattern v0 can express.
+        field('resourcePatternType', 'int8', '1+', { default: 3 }),
+        ...ACL_ENTRY_FIELDS,
+      ]),
+      '0+',
+    ),
+  ],
+  response: [
+    field('throttleTimeMs', 'int32', '0+'),
+    // One result per creation, in request order.
+    field(
+      'results',
+      structs('AclCreationResult', [
+        field('errorCode', 'int16', '0+'),
+        field('errorMessage', 'string', '0+', { nullable: '0+' }),
+      ]),
+      '0+',
+    ),
+  ],
+});
+
+export type CreateAclsRequest = RequestOf<typeof CreateAcls>;
+export type CreateAclsRequestInput = RequestInput<typeof CreateAcls>;
+export type CreateAclsResponse = ResponseOf<typeof CreateAcls>;
