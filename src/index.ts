@@ -59,6 +59,7 @@ export type {
   GroupOffsetsQuery,
   OffsetToCommit,
 } from './commit/index.js';
+export { type ConformanceOptions, type ConformanceReport, formatJunit, runConformance } from './conformance/index.js';
 export {
   BrokerOffsetStore,
   CONSUMER_CHANNELS,

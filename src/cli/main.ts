@@ -1,5 +1,6 @@
 import { type Command, CommandContext, GLOBAL_HELP, GLOBAL_OPTIONS, parseCommandArgs } from './command.js';
 import { benchCommand } from './commands/bench.js';
+import { conformanceCommand } from './commands/conformance.js';
 import { consumeCommand } from './commands/consume.js';
 import { describeCommand, groupsCommand } from './commands/groups.js';
 import { deleteCommand, exportCommand, importCommand, resetCommand } from './commands/offsets.js';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   consumeCommand,
   produceCommand,
   benchCommand,
+  conformanceCommand,
 ];
 
 /** Commands with subcommands: `offsets reset`, `topics list`… */

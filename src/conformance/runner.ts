@@ -4,6 +4,7 @@
  * credentials or goes away mid-suite ends the run with `aborted` set and the results gathered so far.
  */
 import { ConnectionError } from '../network/errors.js';
+import { AuthenticationError, TlsError } from '../network/security/errors.js';
 import { ALL_CHECKS } from './checks/index.js';
 import { nearestRelease } from './known-versions.js';
 import { CheckFailed, CheckSkipped, Probe } from './probe.js';
@@ -33,12 +34,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const checks = (options.checks ?? ALL_CHECKS).filter((c) => only.has(c.area));
   const results: CheckResult[] = [];
   let aborted: string | undefined;
+  let abortKind: ConformanceReport['abortKind'];
   let release = '-';
   try {
     await suite.open();
     release = nearestRelease(suite.versions).release;
   } catch (err) {
     aborted = `cannot start: ${oneLine(err)}`;
+    abortKind = isSecurityFailure(err) ? 'authentication' : 'unreachable';
   }
   if (aborted === undefined) {
     const byArea = AREAS.filter((a) => only.has(a)).map((area) => checks.filter((c) => c.area === area));
@@ -57,6 +60,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       }),
     );
     aborted = state.aborted;
+    if (aborted !== undefined) abortKind = 'closed';
   }
   const leftBehind = await suite.cleanUp(options.keep === true || aborted !== undefined).catch(() => []);
   const order = new Map(checks.map((c, i) => [c.id, i]));
@@ -70,7 +74,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     failed: results.filter((r) => r.result === 'fail').length,
     skipped: results.filter((r) => r.result === 'skip').length,
     durationMs: Date.now() - started,
-    ...(aborted === undefined ? {} : { aborted }),
+    ...(aborted === undefined ? {} : { aborted, abortKind }),
     leftBehind: aborted === undefined ? leftBehind : [],
   };
 }
@@ -119,6 +123,15 @@ async function reachable(suite: Suite): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Whether the broker refused the credentials or the TLS handshake failed (anywhere in the cause chain). */
+function isSecurityFailure(err: unknown): boolean {
+  for (let e = err, depth = 0; e !== undefined && e !== null && depth < 6; depth++) {
+    if (e instanceof AuthenticationError || e instanceof TlsError) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 function oneLine(err: unknown): string {

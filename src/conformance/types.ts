@@ -56,6 +56,8 @@ export interface ConformanceReport {
   durationMs: number;
   /** Set when the suite stopped early (broker unreachable, closed, authentication failed). */
   aborted?: string;
+  /** Why it stopped early: the broker could not be reached, refused the credentials, or went away mid-suite. */
+  abortKind?: 'unreachable' | 'authentication' | 'closed';
   /** Scratch topics and groups left behind (with `keep`, or because deleting them failed). */
   leftBehind: string[];
 }
