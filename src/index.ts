@@ -63,6 +63,7 @@ export type {
   GroupOffsetsQuery,
   OffsetToCommit,
 } from './commit/index.js';
+export { type ConformanceOptions, type ConformanceReport, formatJunit, runConformance } from './conformance/index.js';
 export type { ConsumerGroupMetadata } from './consumer/group-metadata.js';
 export {
   BrokerOffsetStore,

@@ -1,5 +1,6 @@
 import { type Command, CommandContext, GLOBAL_HELP, GLOBAL_OPTIONS, parseCommandArgs } from './command.js';
 import { configsAlterCommand, configsDescribeCommand } from './commands/configs.js';
+import { conformanceCommand } from './commands/conformance.js';
 import { consumeCommand } from './commands/consume.js';
 import { describeCommand, groupsCommand } from './commands/groups.js';
 import { deleteCommand, exportCommand, importCommand, resetCommand } from './commands/offsets.js';
@@ -35,6 +36,7 @@ export const COMMANDS: readonly Command[] = [
   recordsDeleteCommand,
   consumeCommand,
   produceCommand,
+  conformanceCommand,
 ];
 
 /** Commands with subcommands: `offsets reset`, `topics list`… */

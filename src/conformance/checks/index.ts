@@ -1,0 +1,19 @@
+/** Every check of the suite, in report order: breadth per area first, offset APIs in the most depth. */
+import type { Check } from '../types.js';
+import { errorChecks } from './errors.js';
+import { fetchChecks } from './fetch.js';
+import { groupChecks } from './groups.js';
+import { listOffsetsChecks } from './list-offsets.js';
+import { offsetCommitChecks } from './offset-commit.js';
+import { produceChecks } from './produce.js';
+import { versionChecks } from './versions.js';
+
+export const ALL_CHECKS: readonly Check[] = [
+  ...versionChecks,
+  ...listOffsetsChecks,
+  ...offsetCommitChecks,
+  ...groupChecks,
+  ...fetchChecks,
+  ...produceChecks,
+  ...errorChecks,
+];
