@@ -51,6 +51,12 @@ export interface FieldOptions {
   readonly ignorable?: boolean;
   /** Overrides the message's flexible versions for this field's encoding. */
   readonly flexibleVersions?: VersionRange;
+  /**
+   * One line saying what the field means, in the project's own words. The
+   * generator (protocol/generate/) writes it as JSDoc on the generated value
+   * types, so an editor shows it on hover; it never affects the encoding.
+   */
+  readonly doc?: string;
 }
 
 export interface Field<N extends string = string, T extends FieldType = FieldType, Nullable extends boolean = boolean>
