@@ -3,9 +3,9 @@ import type { VersionRange } from './versions.js';
 
 /**
  * The project's notation for Kafka messages: one definition per API that
- * covers all of its versions. Encoders and decoders are compiled from it
- * (compile.ts) and its TypeScript value types are inferred from it, so a
- * field is written down exactly once.
+ * covers all of its versions. Encoders and decoders are generated from it
+ * at build time (`npm run generate`, protocol/generate/) and its TypeScript
+ * value types are inferred from it, so a field is written down exactly once.
  */
 
 export type PrimitiveType =
