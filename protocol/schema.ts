@@ -3,9 +3,9 @@ import type { VersionRange } from './versions.js';
 
 /**
  * The project's notation for Kafka messages: one definition per API that
- * covers all of its versions. Encoders and decoders are compiled from it
- * (compile.ts) and its TypeScript value types are inferred from it, so a
- * field is written down exactly once.
+ * covers all of its versions. Encoders and decoders are generated from it
+ * at build time (`npm run generate`, protocol/generate/) and its TypeScript
+ * value types are inferred from it, so a field is written down exactly once.
  */
 
 export type PrimitiveType =
@@ -51,6 +51,12 @@ export interface FieldOptions {
   readonly ignorable?: boolean;
   /** Overrides the message's flexible versions for this field's encoding. */
   readonly flexibleVersions?: VersionRange;
+  /**
+   * One line saying what the field means, in the project's own words. The
+   * generator (protocol/generate/) writes it as JSDoc on the generated value
+   * types, so an editor shows it on hover; it never affects the encoding.
+   */
+  readonly doc?: string;
 }
 
 export interface Field<N extends string = string, T extends FieldType = FieldType, Nullable extends boolean = boolean>
