@@ -7,22 +7,45 @@
 
 import type { GeneratedMessage } from '../codec-runtime.js';
 
+import { type AddOffsetsToTxnRequest, AddOffsetsToTxnRequestCodecs, type AddOffsetsToTxnResponse, AddOffsetsToTxnResponseCodecs } from './add-offsets-to-txn.js';
+import { type AddPartitionsToTxnRequest, AddPartitionsToTxnRequestCodecs, type AddPartitionsToTxnResponse, AddPartitionsToTxnResponseCodecs } from './add-partitions-to-txn.js';
+import { type AlterClientQuotasRequest, AlterClientQuotasRequestCodecs, type AlterClientQuotasResponse, AlterClientQuotasResponseCodecs } from './alter-client-quotas.js';
+import { type AlterConfigsRequest, AlterConfigsRequestCodecs, type AlterConfigsResponse, AlterConfigsResponseCodecs } from './alter-configs.js';
+import { type AlterPartitionReassignmentsRequest, AlterPartitionReassignmentsRequestCodecs, type AlterPartitionReassignmentsResponse, AlterPartitionReassignmentsResponseCodecs } from './alter-partition-reassignments.js';
+import { type AlterUserScramCredentialsRequest, AlterUserScramCredentialsRequestCodecs, type AlterUserScramCredentialsResponse, AlterUserScramCredentialsResponseCodecs } from './alter-user-scram-credentials.js';
 import { type ApiVersionsRequest, ApiVersionsRequestCodecs, type ApiVersionsResponse, ApiVersionsResponseCodecs } from './api-versions.js';
+import { type ConsumerGroupDescribeRequest, ConsumerGroupDescribeRequestCodecs, type ConsumerGroupDescribeResponse, ConsumerGroupDescribeResponseCodecs } from './consumer-group-describe.js';
 import { type ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatRequestCodecs, type ConsumerGroupHeartbeatResponse, ConsumerGroupHeartbeatResponseCodecs } from './consumer-group-heartbeat.js';
 import { type ConsumerProtocolAssignment, ConsumerProtocolAssignmentCodecs, type ConsumerProtocolSubscription, ConsumerProtocolSubscriptionCodecs } from './consumer-protocol.js';
+import { type CreateAclsRequest, CreateAclsRequestCodecs, type CreateAclsResponse, CreateAclsResponseCodecs } from './create-acls.js';
+import { type CreatePartitionsRequest, CreatePartitionsRequestCodecs, type CreatePartitionsResponse, CreatePartitionsResponseCodecs } from './create-partitions.js';
 import { type CreateTopicsRequest, CreateTopicsRequestCodecs, type CreateTopicsResponse, CreateTopicsResponseCodecs } from './create-topics.js';
+import { type DeleteAclsRequest, DeleteAclsRequestCodecs, type DeleteAclsResponse, DeleteAclsResponseCodecs } from './delete-acls.js';
 import { type DeleteGroupsRequest, DeleteGroupsRequestCodecs, type DeleteGroupsResponse, DeleteGroupsResponseCodecs } from './delete-groups.js';
 import { type DeleteRecordsRequest, DeleteRecordsRequestCodecs, type DeleteRecordsResponse, DeleteRecordsResponseCodecs } from './delete-records.js';
 import { type DeleteTopicsRequest, DeleteTopicsRequestCodecs, type DeleteTopicsResponse, DeleteTopicsResponseCodecs } from './delete-topics.js';
+import { type DescribeAclsRequest, DescribeAclsRequestCodecs, type DescribeAclsResponse, DescribeAclsResponseCodecs } from './describe-acls.js';
+import { type DescribeClientQuotasRequest, DescribeClientQuotasRequestCodecs, type DescribeClientQuotasResponse, DescribeClientQuotasResponseCodecs } from './describe-client-quotas.js';
+import { type DescribeClusterRequest, DescribeClusterRequestCodecs, type DescribeClusterResponse, DescribeClusterResponseCodecs } from './describe-cluster.js';
+import { type DescribeConfigsRequest, DescribeConfigsRequestCodecs, type DescribeConfigsResponse, DescribeConfigsResponseCodecs } from './describe-configs.js';
 import { type DescribeGroupsRequest, DescribeGroupsRequestCodecs, type DescribeGroupsResponse, DescribeGroupsResponseCodecs } from './describe-groups.js';
+import { type DescribeLogDirsRequest, DescribeLogDirsRequestCodecs, type DescribeLogDirsResponse, DescribeLogDirsResponseCodecs } from './describe-log-dirs.js';
+import { type DescribeTopicPartitionsRequest, DescribeTopicPartitionsRequestCodecs, type DescribeTopicPartitionsResponse, DescribeTopicPartitionsResponseCodecs } from './describe-topic-partitions.js';
+import { type DescribeTransactionsRequest, DescribeTransactionsRequestCodecs, type DescribeTransactionsResponse, DescribeTransactionsResponseCodecs } from './describe-transactions.js';
+import { type DescribeUserScramCredentialsRequest, DescribeUserScramCredentialsRequestCodecs, type DescribeUserScramCredentialsResponse, DescribeUserScramCredentialsResponseCodecs } from './describe-user-scram-credentials.js';
+import { type ElectLeadersRequest, ElectLeadersRequestCodecs, type ElectLeadersResponse, ElectLeadersResponseCodecs } from './elect-leaders.js';
+import { type EndTxnRequest, EndTxnRequestCodecs, type EndTxnResponse, EndTxnResponseCodecs } from './end-txn.js';
 import { type FetchRequest, FetchRequestCodecs, type FetchResponse, FetchResponseCodecs } from './fetch.js';
 import { type FindCoordinatorRequest, FindCoordinatorRequestCodecs, type FindCoordinatorResponse, FindCoordinatorResponseCodecs } from './find-coordinator.js';
 import { type HeartbeatRequest, HeartbeatRequestCodecs, type HeartbeatResponse, HeartbeatResponseCodecs } from './heartbeat.js';
+import { type IncrementalAlterConfigsRequest, IncrementalAlterConfigsRequestCodecs, type IncrementalAlterConfigsResponse, IncrementalAlterConfigsResponseCodecs } from './incremental-alter-configs.js';
 import { type InitProducerIdRequest, InitProducerIdRequestCodecs, type InitProducerIdResponse, InitProducerIdResponseCodecs } from './init-producer-id.js';
 import { type JoinGroupRequest, JoinGroupRequestCodecs, type JoinGroupResponse, JoinGroupResponseCodecs } from './join-group.js';
 import { type LeaveGroupRequest, LeaveGroupRequestCodecs, type LeaveGroupResponse, LeaveGroupResponseCodecs } from './leave-group.js';
 import { type ListGroupsRequest, ListGroupsRequestCodecs, type ListGroupsResponse, ListGroupsResponseCodecs } from './list-groups.js';
 import { type ListOffsetsRequest, ListOffsetsRequestCodecs, type ListOffsetsResponse, ListOffsetsResponseCodecs } from './list-offsets.js';
+import { type ListPartitionReassignmentsRequest, ListPartitionReassignmentsRequestCodecs, type ListPartitionReassignmentsResponse, ListPartitionReassignmentsResponseCodecs } from './list-partition-reassignments.js';
+import { type ListTransactionsRequest, ListTransactionsRequestCodecs, type ListTransactionsResponse, ListTransactionsResponseCodecs } from './list-transactions.js';
 import { type MetadataRequest, MetadataRequestCodecs, type MetadataResponse, MetadataResponseCodecs } from './metadata.js';
 import { type OffsetCommitRequest, OffsetCommitRequestCodecs, type OffsetCommitResponse, OffsetCommitResponseCodecs } from './offset-commit.js';
 import { type OffsetDeleteRequest, OffsetDeleteRequestCodecs, type OffsetDeleteResponse, OffsetDeleteResponseCodecs } from './offset-delete.js';
@@ -33,6 +56,7 @@ import { type RequestHeader, RequestHeaderCodecs, type ResponseHeader, ResponseH
 import { type SaslAuthenticateRequest, SaslAuthenticateRequestCodecs, type SaslAuthenticateResponse, SaslAuthenticateResponseCodecs } from './sasl-authenticate.js';
 import { type SaslHandshakeRequest, SaslHandshakeRequestCodecs, type SaslHandshakeResponse, SaslHandshakeResponseCodecs } from './sasl-handshake.js';
 import { type SyncGroupRequest, SyncGroupRequestCodecs, type SyncGroupResponse, SyncGroupResponseCodecs } from './sync-group.js';
+import { type TxnOffsetCommitRequest, TxnOffsetCommitRequestCodecs, type TxnOffsetCommitResponse, TxnOffsetCommitResponseCodecs } from './txn-offset-commit.js';
 
 export const GENERATED_CODECS: Readonly<Record<string, GeneratedMessage>> = {
   ProduceRequest: ProduceRequestCodecs,
@@ -75,14 +99,62 @@ export const GENERATED_CODECS: Readonly<Record<string, GeneratedMessage>> = {
   InitProducerIdResponse: InitProducerIdResponseCodecs,
   OffsetForLeaderEpochRequest: OffsetForLeaderEpochRequestCodecs,
   OffsetForLeaderEpochResponse: OffsetForLeaderEpochResponseCodecs,
+  AddPartitionsToTxnRequest: AddPartitionsToTxnRequestCodecs,
+  AddPartitionsToTxnResponse: AddPartitionsToTxnResponseCodecs,
+  AddOffsetsToTxnRequest: AddOffsetsToTxnRequestCodecs,
+  AddOffsetsToTxnResponse: AddOffsetsToTxnResponseCodecs,
+  EndTxnRequest: EndTxnRequestCodecs,
+  EndTxnResponse: EndTxnResponseCodecs,
+  TxnOffsetCommitRequest: TxnOffsetCommitRequestCodecs,
+  TxnOffsetCommitResponse: TxnOffsetCommitResponseCodecs,
   SaslAuthenticateRequest: SaslAuthenticateRequestCodecs,
   SaslAuthenticateResponse: SaslAuthenticateResponseCodecs,
   DeleteGroupsRequest: DeleteGroupsRequestCodecs,
   DeleteGroupsResponse: DeleteGroupsResponseCodecs,
   OffsetDeleteRequest: OffsetDeleteRequestCodecs,
   OffsetDeleteResponse: OffsetDeleteResponseCodecs,
+  DescribeTransactionsRequest: DescribeTransactionsRequestCodecs,
+  DescribeTransactionsResponse: DescribeTransactionsResponseCodecs,
+  ListTransactionsRequest: ListTransactionsRequestCodecs,
+  ListTransactionsResponse: ListTransactionsResponseCodecs,
   ConsumerGroupHeartbeatRequest: ConsumerGroupHeartbeatRequestCodecs,
   ConsumerGroupHeartbeatResponse: ConsumerGroupHeartbeatResponseCodecs,
+  DescribeConfigsRequest: DescribeConfigsRequestCodecs,
+  DescribeConfigsResponse: DescribeConfigsResponseCodecs,
+  AlterConfigsRequest: AlterConfigsRequestCodecs,
+  AlterConfigsResponse: AlterConfigsResponseCodecs,
+  CreatePartitionsRequest: CreatePartitionsRequestCodecs,
+  CreatePartitionsResponse: CreatePartitionsResponseCodecs,
+  DescribeLogDirsRequest: DescribeLogDirsRequestCodecs,
+  DescribeLogDirsResponse: DescribeLogDirsResponseCodecs,
+  ElectLeadersRequest: ElectLeadersRequestCodecs,
+  ElectLeadersResponse: ElectLeadersResponseCodecs,
+  IncrementalAlterConfigsRequest: IncrementalAlterConfigsRequestCodecs,
+  IncrementalAlterConfigsResponse: IncrementalAlterConfigsResponseCodecs,
+  AlterPartitionReassignmentsRequest: AlterPartitionReassignmentsRequestCodecs,
+  AlterPartitionReassignmentsResponse: AlterPartitionReassignmentsResponseCodecs,
+  ListPartitionReassignmentsRequest: ListPartitionReassignmentsRequestCodecs,
+  ListPartitionReassignmentsResponse: ListPartitionReassignmentsResponseCodecs,
+  DescribeClusterRequest: DescribeClusterRequestCodecs,
+  DescribeClusterResponse: DescribeClusterResponseCodecs,
+  ConsumerGroupDescribeRequest: ConsumerGroupDescribeRequestCodecs,
+  ConsumerGroupDescribeResponse: ConsumerGroupDescribeResponseCodecs,
+  DescribeAclsRequest: DescribeAclsRequestCodecs,
+  DescribeAclsResponse: DescribeAclsResponseCodecs,
+  CreateAclsRequest: CreateAclsRequestCodecs,
+  CreateAclsResponse: CreateAclsResponseCodecs,
+  DeleteAclsRequest: DeleteAclsRequestCodecs,
+  DeleteAclsResponse: DeleteAclsResponseCodecs,
+  DescribeClientQuotasRequest: DescribeClientQuotasRequestCodecs,
+  DescribeClientQuotasResponse: DescribeClientQuotasResponseCodecs,
+  AlterClientQuotasRequest: AlterClientQuotasRequestCodecs,
+  AlterClientQuotasResponse: AlterClientQuotasResponseCodecs,
+  DescribeUserScramCredentialsRequest: DescribeUserScramCredentialsRequestCodecs,
+  DescribeUserScramCredentialsResponse: DescribeUserScramCredentialsResponseCodecs,
+  AlterUserScramCredentialsRequest: AlterUserScramCredentialsRequestCodecs,
+  AlterUserScramCredentialsResponse: AlterUserScramCredentialsResponseCodecs,
+  DescribeTopicPartitionsRequest: DescribeTopicPartitionsRequestCodecs,
+  DescribeTopicPartitionsResponse: DescribeTopicPartitionsResponseCodecs,
   RequestHeader: RequestHeaderCodecs,
   ResponseHeader: ResponseHeaderCodecs,
   ConsumerProtocolSubscription: ConsumerProtocolSubscriptionCodecs,
@@ -131,14 +203,62 @@ export interface GeneratedMessageTypes {
   InitProducerIdResponse: InitProducerIdResponse;
   OffsetForLeaderEpochRequest: OffsetForLeaderEpochRequest;
   OffsetForLeaderEpochResponse: OffsetForLeaderEpochResponse;
+  AddPartitionsToTxnRequest: AddPartitionsToTxnRequest;
+  AddPartitionsToTxnResponse: AddPartitionsToTxnResponse;
+  AddOffsetsToTxnRequest: AddOffsetsToTxnRequest;
+  AddOffsetsToTxnResponse: AddOffsetsToTxnResponse;
+  EndTxnRequest: EndTxnRequest;
+  EndTxnResponse: EndTxnResponse;
+  TxnOffsetCommitRequest: TxnOffsetCommitRequest;
+  TxnOffsetCommitResponse: TxnOffsetCommitResponse;
   SaslAuthenticateRequest: SaslAuthenticateRequest;
   SaslAuthenticateResponse: SaslAuthenticateResponse;
   DeleteGroupsRequest: DeleteGroupsRequest;
   DeleteGroupsResponse: DeleteGroupsResponse;
   OffsetDeleteRequest: OffsetDeleteRequest;
   OffsetDeleteResponse: OffsetDeleteResponse;
+  DescribeTransactionsRequest: DescribeTransactionsRequest;
+  DescribeTransactionsResponse: DescribeTransactionsResponse;
+  ListTransactionsRequest: ListTransactionsRequest;
+  ListTransactionsResponse: ListTransactionsResponse;
   ConsumerGroupHeartbeatRequest: ConsumerGroupHeartbeatRequest;
   ConsumerGroupHeartbeatResponse: ConsumerGroupHeartbeatResponse;
+  DescribeConfigsRequest: DescribeConfigsRequest;
+  DescribeConfigsResponse: DescribeConfigsResponse;
+  AlterConfigsRequest: AlterConfigsRequest;
+  AlterConfigsResponse: AlterConfigsResponse;
+  CreatePartitionsRequest: CreatePartitionsRequest;
+  CreatePartitionsResponse: CreatePartitionsResponse;
+  DescribeLogDirsRequest: DescribeLogDirsRequest;
+  DescribeLogDirsResponse: DescribeLogDirsResponse;
+  ElectLeadersRequest: ElectLeadersRequest;
+  ElectLeadersResponse: ElectLeadersResponse;
+  IncrementalAlterConfigsRequest: IncrementalAlterConfigsRequest;
+  IncrementalAlterConfigsResponse: IncrementalAlterConfigsResponse;
+  AlterPartitionReassignmentsRequest: AlterPartitionReassignmentsRequest;
+  AlterPartitionReassignmentsResponse: AlterPartitionReassignmentsResponse;
+  ListPartitionReassignmentsRequest: ListPartitionReassignmentsRequest;
+  ListPartitionReassignmentsResponse: ListPartitionReassignmentsResponse;
+  DescribeClusterRequest: DescribeClusterRequest;
+  DescribeClusterResponse: DescribeClusterResponse;
+  ConsumerGroupDescribeRequest: ConsumerGroupDescribeRequest;
+  ConsumerGroupDescribeResponse: ConsumerGroupDescribeResponse;
+  DescribeAclsRequest: DescribeAclsRequest;
+  DescribeAclsResponse: DescribeAclsResponse;
+  CreateAclsRequest: CreateAclsRequest;
+  CreateAclsResponse: CreateAclsResponse;
+  DeleteAclsRequest: DeleteAclsRequest;
+  DeleteAclsResponse: DeleteAclsResponse;
+  DescribeClientQuotasRequest: DescribeClientQuotasRequest;
+  DescribeClientQuotasResponse: DescribeClientQuotasResponse;
+  AlterClientQuotasRequest: AlterClientQuotasRequest;
+  AlterClientQuotasResponse: AlterClientQuotasResponse;
+  DescribeUserScramCredentialsRequest: DescribeUserScramCredentialsRequest;
+  DescribeUserScramCredentialsResponse: DescribeUserScramCredentialsResponse;
+  AlterUserScramCredentialsRequest: AlterUserScramCredentialsRequest;
+  AlterUserScramCredentialsResponse: AlterUserScramCredentialsResponse;
+  DescribeTopicPartitionsRequest: DescribeTopicPartitionsRequest;
+  DescribeTopicPartitionsResponse: DescribeTopicPartitionsResponse;
   RequestHeader: RequestHeader;
   ResponseHeader: ResponseHeader;
   ConsumerProtocolSubscription: ConsumerProtocolSubscription;
