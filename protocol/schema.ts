@@ -132,9 +132,9 @@ export function defineApi<const Req extends readonly Field[], const Res extends 
 
 // ---- value types, inferred from definitions ----
 
-type NumberType = 'int8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'float64';
+export type NumberType = 'int8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'float64';
 
-type ValueOf<T> = T extends NumberType
+export type ValueOf<T> = T extends NumberType
   ? number
   : T extends 'int64'
     ? bigint
@@ -150,7 +150,7 @@ type ValueOf<T> = T extends NumberType
               ? StructValue<F>
               : never;
 
-type InputOf<T> = T extends NumberType
+export type InputOf<T> = T extends NumberType
   ? number
   : T extends 'int64'
     ? bigint
@@ -166,7 +166,7 @@ type InputOf<T> = T extends NumberType
               ? StructInput<F>
               : never;
 
-type Nullable<F, V> = F extends Field<string, FieldType, infer N> ? (N extends true ? V | null : V) : V;
+export type Nullable<F, V> = F extends Field<string, FieldType, infer N> ? (N extends true ? V | null : V) : V;
 
 /** A decoded structure: every field present (defaults for fields not in the version). */
 export type StructValue<F extends readonly Field[]> = {

@@ -119,6 +119,8 @@ describe('the npm package', () => {
     expect(files).toEqual(expect.arrayContaining(['bin/tidemark.js', 'dist/src/index.js', 'dist/src/index.d.ts']));
     expect(files).toContain('dist/cjs-types/src/index.d.ts');
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    // 401 KiB when written; a jump past 1 MiB means something that is not the library got in.
+    expect(pack.size).toBeLessThan(1024 * 1024);
     expect(files.filter((f) => /(^|\/)(bench|test)\//.test(f) || f.endsWith('.ts') !== f.endsWith('.d.ts'))).toEqual(
       [],
     );

@@ -45,15 +45,64 @@ import('tidemark').then((esm) => {
 });
 `;
 
-/** TypeScript as ESM (.mts): classes as values and types, option types, a type guard. */
-export const TS_ESM_PROGRAM = `import { Client, type ClientConfig, KafkaError, type ConsumerOptions, type ProducerRecord } from 'tidemark';
+/**
+ * TypeScript as ESM (.mts): classes as values and types, option types, a type guard, and what writing an own
+ * OffsetStore and RebalanceListener takes (each of these types was once missing from the exports).
+ */
+export const TS_ESM_PROGRAM = `import {
+  Client,
+  type ClientConfig,
+  type CommitOptions,
+  type CompressionCodecName,
+  type ConsumerOptions,
+  isRetriable,
+  KafkaError,
+  type LoadedOffsets,
+  MaxPollIntervalExceededError,
+  type OffsetCommit,
+  type OffsetStore,
+  type ProducerRecord,
+  type RebalanceListener,
+  type RecordHeader,
+  type StoredOffset,
+  type Subscription,
+  type TopicPartition,
+} from 'tidemark';
 
 export function connect(config: ClientConfig): Client {
   return new Client(config);
 }
 export const isKafkaFailure = (err: unknown): err is KafkaError => err instanceof KafkaError;
+export const shouldRetry = (err: unknown): boolean => isRetriable(err) && !(err instanceof MaxPollIntervalExceededError);
 export type Options = ConsumerOptions;
+export type Topics = Subscription;
 export const record: ProducerRecord = { topic: 'events', value: 'v' } as ProducerRecord;
+export const codec: CompressionCodecName = 'zstd';
+export const headerKeys = (headers: RecordHeader[]): string[] => headers.map((h) => h.key);
+
+export class MapOffsetStore implements OffsetStore {
+  readonly #stored = new Map<string, StoredOffset>();
+  async load(group: string, partitions: readonly TopicPartition[]): Promise<LoadedOffsets> {
+    const loaded: LoadedOffsets = new Map();
+    for (const { topic, partition } of partitions) {
+      const byPartition = loaded.get(topic) ?? new Map<number, StoredOffset | undefined>();
+      byPartition.set(partition, this.#stored.get(\`\${group}/\${topic}/\${partition}\`));
+      loaded.set(topic, byPartition);
+    }
+    return loaded;
+  }
+  async commit(group: string, offsets: readonly OffsetCommit[], _options?: CommitOptions): Promise<void> {
+    for (const o of offsets) {
+      const stored: StoredOffset = { offset: o.offset, leaderEpoch: o.leaderEpoch ?? null, committedAt: Date.now() };
+      this.#stored.set(\`\${group}/\${o.topic}/\${o.partition}\`, stored);
+    }
+  }
+  async close(): Promise<void> {}
+}
+
+export const listener: RebalanceListener = {
+  onAssigned: (partitions: TopicPartition[]) => console.log('assigned', partitions.length),
+};
 `;
 
 /** TypeScript as CommonJS (.cts): \`import = require\` and a named import both resolve to the require types. */
