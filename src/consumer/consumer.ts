@@ -235,13 +235,15 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
 
   /**
    * Commits and waits: the processed offsets of every owned partition, or the given ones. Serialised with every
-   * other commit of this consumer.
+   * other commit of this consumer. Aborting `signal` before the commit is sent drops it (nothing is stored);
+   * once sent it cannot be called back: the call rejects at once and the outcome comes as a `commit` or
+   * `commit-failed` event.
    */
   async commit(options: WaitOptions & { offsets?: readonly OffsetToStore[] } = {}): Promise<void> {
     this.checkOpen();
     const offsets = options.offsets ?? this.commits.processedOffsets();
     const explicit = options.offsets !== undefined;
-    await abortable(this.commits.commit(offsets, 'manual', { wait: true, explicit }), options.signal);
+    await this.commits.commit(offsets, 'manual', { wait: true, explicit, signal: options.signal });
   }
 
   /** Commits without waiting; failures (after retries) are reported as `commit-failed` events. */
