@@ -117,6 +117,17 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     });
     this.membership = membership;
     membership.on('error', (error) => this.emit('warning', { message: `group ${groupId}: ${error.message}`, error }));
+    membership.on('rebalance', (step) => {
+      // Steps that moved partitions are reported by the listener; this one completed and changed nothing here.
+      if (step.assigned.length + step.revoked.length + step.lost.length > 0) return;
+      this.parts.emit('rebalance', {
+        groupId,
+        memberId: step.memberId,
+        kind: 'unchanged',
+        partitions: step.assignment,
+        generation: step.generationIdOrMemberEpoch,
+      });
+    });
     const listener = groupListener({ ...this.parts.listenerContext(), groupId, user: options.listener });
     this.startAutoCommit();
     try {
