@@ -29,6 +29,11 @@ import { BatchIterator, RecordIterator } from './records-iterator.js';
 export interface ConsumerHost {
   readonly cluster: Cluster;
   readonly coordinators: Coordinators;
+  /**
+   * The client's bound of each request: every consumer call that sets none of its own inherits it (see
+   * ConsumerOptions.requestTimeoutMs). Default 30 000.
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 export interface WaitOptions {
@@ -57,7 +62,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     options: ConsumerOptions = {},
   ) {
     super();
-    this.parts = buildParts(host, options, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, {
+    this.parts = buildParts(host, options, host.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, {
       emit: (name, payload) => this.emit(name, payload as never),
       membership: () => this.membership,
       isClosed: () => this.closing !== undefined,

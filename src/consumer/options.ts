@@ -57,7 +57,11 @@ export interface ConsumerOptions {
   checkCrcs?: boolean;
   /** This consumer's rack (client.rack): fetch from a follower in it when the broker offers one (KIP-392). */
   clientRack?: string;
-  /** Bound of every request. Default: the client's (30 000). */
+  /**
+   * Bound of every request this consumer makes (Fetch, ListOffsets, OffsetFetch, OffsetCommit, and the group's
+   * unless `group.requestTimeoutMs` says otherwise). Precedence: the narrower setting wins: `group.requestTimeoutMs`
+   * for group requests, then this, then the client's `requestTimeoutMs`, then 30 000.
+   */
   requestTimeoutMs?: number;
   /** How long a revoke waits for the application to finish the batch in hand before committing. Default 30 000. */
   revokeTimeoutMs?: number;
