@@ -41,6 +41,23 @@ describe('consumer options', () => {
     }
   });
 
+  it("refuses classic-only group options with protocol 'consumer', naming the option", () => {
+    for (const group of [
+      { sessionTimeoutMs: 10_000 },
+      { heartbeatIntervalMs: 1_000 },
+      { assignors: ['range' as const] },
+    ]) {
+      const name = Object.keys(group)[0];
+      expect(() => resolveConsumerOptions({ groupId: 'g', group: { protocol: 'consumer', ...group } }, 1)).toThrow(
+        expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(`group.${name}`) }),
+      );
+      expect(() => resolveConsumerOptions({ groupId: 'g', group: { protocol: 'classic', ...group } }, 1)).not.toThrow();
+    }
+    expect(() =>
+      resolveConsumerOptions({ groupId: 'g', group: { protocol: 'consumer', serverAssignor: 'uniform' } }, 1),
+    ).not.toThrow();
+  });
+
   it('auto offset reset none makes an out-of-range position an error unless said otherwise', () => {
     expect(resolveConsumerOptions({ autoOffsetReset: 'none' }, 1).outOfRange).toBe('fail');
     expect(resolveConsumerOptions({ autoOffsetReset: 'none', offsetOutOfRange: 'clamp' }, 1).outOfRange).toBe('clamp');
