@@ -90,12 +90,15 @@ export class Client {
   readonly coordinators: Coordinators;
   /** Connections and metadata, for code that speaks to brokers directly. */
   readonly cluster: Cluster;
-  private readonly requestTimeoutMs: number | undefined;
+  /** The bound of each request: what every call that sets no timeout of its own inherits (consumers included). */
+  readonly requestTimeoutMs: number;
+  private readonly configuredRequestTimeoutMs: number | undefined;
   private readonly logger: ClientConfig['logger'];
 
   constructor(config: ClientConfig) {
     const valid = validateConfig(config);
-    this.requestTimeoutMs = valid.requestTimeoutMs;
+    this.configuredRequestTimeoutMs = valid.requestTimeoutMs;
+    this.requestTimeoutMs = valid.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.logger = valid.logger;
     this.cluster = new Cluster({
       bootstrap: valid.bootstrap,
@@ -107,7 +110,7 @@ export class Client {
       ...valid.security,
     });
     this.admin = new TopicAdmin(this.cluster, { requestTimeoutMs: valid.requestTimeoutMs });
-    const requestTimeoutMs = valid.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const { requestTimeoutMs } = this;
     this.coordinators = new Coordinators(this.cluster, { requestTimeoutMs });
     const groupContext = { cluster: this.cluster, coordinators: this.coordinators, requestTimeoutMs };
     this.groups = new GroupAdmin(groupContext);
@@ -126,7 +129,7 @@ export class Client {
    * client.
    */
   producer(options: ProducerOptions = {}): Producer {
-    return new Producer(this.cluster, options, { requestTimeoutMs: this.requestTimeoutMs });
+    return new Producer(this.cluster, options, { requestTimeoutMs: this.configuredRequestTimeoutMs });
   }
 
   /**

@@ -36,6 +36,10 @@ interface Job {
   explicit: boolean;
   /** Why the last attempt failed, when it is being retried. */
   lastError?: unknown;
+  /** The caller's abort signal: a job that has one is never merged with another, so it can be dropped alone. */
+  signal?: AbortSignal;
+  /** Called once the job has left the queue (done, failed or given up). */
+  done?: () => void;
 }
 
 export interface CommitEngineOptions {
@@ -109,8 +113,10 @@ export class CommitEngine {
   commit(
     offsets: readonly OffsetToStore[],
     reason: CommitReason,
-    options: { wait: boolean; explicit?: boolean },
+    options: { wait: boolean; explicit?: boolean; signal?: AbortSignal },
   ): Promise<void> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const { groupId, store } = this.o;
     if (groupId === undefined || store === undefined) {
       return Promise.reject(
@@ -133,19 +139,41 @@ export class CommitEngine {
     // Merge into a queued job that has not started: one commit instead of two, later offsets winning.
     const last = this.queue.length > (this.running ? 1 : 0) ? this.queue[this.queue.length - 1] : undefined;
     let job: Job;
-    if (last !== undefined && last.explicit === explicit) {
+    if (last !== undefined && last.explicit === explicit && last.signal === undefined && signal === undefined) {
       for (const [key, e] of entries) last.entries.set(key, e);
       job = last;
     } else {
-      job = { entries, reason, waiters: [], attempts: 0, explicit };
+      job = { entries, reason, waiters: [], attempts: 0, explicit, signal };
       this.queue.push(job);
     }
     const done = new Promise<void>((resolve, reject) => {
       if (options.wait) job.waiters.push({ resolve, reject });
       else resolve();
     });
+    if (signal !== undefined) this.dropOnAbort(job, signal);
     void this.drain();
     return done;
+  }
+
+  /**
+   * An aborted commit that has not been sent is taken out of the queue, so it can never be sent after its
+   * caller was told it failed (the rule src/cluster/deadline.ts keeps for requests). One already sent cannot
+   * be called back: its caller is told of the abort now, and its real outcome comes as a `commit` or
+   * `commit-failed` event.
+   */
+  private dropOnAbort(job: Job, signal: AbortSignal): void {
+    const onAbort = () => {
+      const index = this.queue.indexOf(job);
+      const sent = index === 0 && this.running;
+      if (index >= 0 && !sent) this.queue.splice(index, 1);
+      const waiters = job.waiters;
+      job.waiters = [];
+      for (const w of waiters) w.reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const settled = () => signal.removeEventListener('abort', onAbort);
+    // Listens until the job leaves the queue, whichever way.
+    job.done = settled;
   }
 
   /** Resolves when every commit queued so far has settled. */
@@ -163,6 +191,7 @@ export class CommitEngine {
         const retry = await this.runJob(job);
         if (retry) continue;
         this.queue.shift();
+        job.done?.();
       }
     } finally {
       this.running = false;

@@ -29,6 +29,11 @@ import { BatchIterator, RecordIterator } from './records-iterator.js';
 export interface ConsumerHost {
   readonly cluster: Cluster;
   readonly coordinators: Coordinators;
+  /**
+   * The client's bound of each request: every consumer call that sets none of its own inherits it (see
+   * ConsumerOptions.requestTimeoutMs). Default 30 000.
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 export interface WaitOptions {
@@ -57,7 +62,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     options: ConsumerOptions = {},
   ) {
     super();
-    this.parts = buildParts(host, options, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, {
+    this.parts = buildParts(host, options, host.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, {
       emit: (name, payload) => this.emit(name, payload as never),
       membership: () => this.membership,
       isClosed: () => this.closing !== undefined,
@@ -117,6 +122,17 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     });
     this.membership = membership;
     membership.on('error', (error) => this.emit('warning', { message: `group ${groupId}: ${error.message}`, error }));
+    membership.on('rebalance', (step) => {
+      // Steps that moved partitions are reported by the listener; this one completed and changed nothing here.
+      if (step.assigned.length + step.revoked.length + step.lost.length > 0) return;
+      this.parts.emit('rebalance', {
+        groupId,
+        memberId: step.memberId,
+        kind: 'unchanged',
+        partitions: step.assignment,
+        generation: step.generationIdOrMemberEpoch,
+      });
+    });
     const listener = groupListener({ ...this.parts.listenerContext(), groupId, user: options.listener });
     this.startAutoCommit();
     try {
@@ -235,13 +251,15 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
 
   /**
    * Commits and waits: the processed offsets of every owned partition, or the given ones. Serialised with every
-   * other commit of this consumer.
+   * other commit of this consumer. Aborting `signal` before the commit is sent drops it (nothing is stored);
+   * once sent it cannot be called back: the call rejects at once and the outcome comes as a `commit` or
+   * `commit-failed` event.
    */
   async commit(options: WaitOptions & { offsets?: readonly OffsetToStore[] } = {}): Promise<void> {
     this.checkOpen();
     const offsets = options.offsets ?? this.commits.processedOffsets();
     const explicit = options.offsets !== undefined;
-    await abortable(this.commits.commit(offsets, 'manual', { wait: true, explicit }), options.signal);
+    await this.commits.commit(offsets, 'manual', { wait: true, explicit, signal: options.signal });
   }
 
   /** Commits without waiting; failures (after retries) are reported as `commit-failed` events. */

@@ -27,6 +27,8 @@ export class ConsumerGroupMembership extends MembershipBase {
   private phase: 'joining' | 'member' | 'fenced' | 'stale' = 'joining';
   private target: IdPartitions[] | undefined;
   private reconciledTarget: IdPartitions[] | undefined;
+  /** The last target a rebalance event was emitted for. */
+  private reportedTarget: IdPartitions[] | undefined;
   private unresolvedSince = 0;
   private topics: string[] = [];
   private topicsChecked = 0;
@@ -215,7 +217,9 @@ export class ConsumerGroupMembership extends MembershipBase {
     if (plan.unresolved.length === 0) this.reconciledTarget = target;
     this.heartbeat.now();
     const added = plan.added.map(({ topic, partition }) => ({ topic, partition }));
-    if (plan.revoked.length > 0 || added.length > 0 || first) {
+    // Every new target is a completed step, also one that leaves this member's partitions as they were.
+    if (plan.revoked.length > 0 || added.length > 0 || first || this.reportedTarget !== target) {
+      this.reportedTarget = target;
       this.emitRebalance({
         memberId: this.id,
         generationIdOrMemberEpoch: this.memberEpoch,

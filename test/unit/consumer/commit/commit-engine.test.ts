@@ -4,7 +4,7 @@ import { ErrorCode } from '../../../../protocol/error-codes.js';
 import { type KafkaError, kafkaError } from '../../../../protocol/kafka-error.js';
 import { CommitEngine } from '../../../../src/consumer/commit-engine.js';
 import { CommitFailedError } from '../../../../src/consumer/errors.js';
-import type { CommitFailedEvent, ConsumerEventMap } from '../../../../src/consumer/events.js';
+import type { CommitEvent, CommitFailedEvent, ConsumerEventMap } from '../../../../src/consumer/events.js';
 import { MetricsRecorder } from '../../../../src/consumer/metrics.js';
 import { Positions } from '../../../../src/consumer/positions.js';
 import { BackwardCommitError } from '../../../../src/offsets/errors.js';
@@ -197,6 +197,33 @@ describe('CommitEngine', () => {
     store.failures = [kafkaError(ErrorCode.STALE_MEMBER_EPOCH)];
     await expect(engine.commit(at(7n), 'manual', { wait: true })).rejects.toBeInstanceOf(CommitFailedError);
     expect(store.calls.length).toBe(3);
+  });
+
+  it('an aborted commit not yet sent is dropped from the queue; one already sent reports its outcome as an event', async () => {
+    const { engine, store, events } = setUp();
+    let release!: () => void;
+    store.gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    const sent = new AbortController();
+    const first = engine.commit(at(5n), 'manual', { wait: true, signal: sent.signal });
+    const queued = new AbortController();
+    const second = engine.commit(at(8n), 'manual', { wait: true, signal: queued.signal });
+    const third = engine.commit(at(9n), 'manual', { wait: true });
+    queued.abort(new Error('stop'));
+    sent.abort(new Error('too late'));
+    await expect(second).rejects.toThrow('stop');
+    await expect(first).rejects.toThrow('too late');
+    release();
+    await third;
+    // The queued one never went out; the one in flight did, and its outcome is an event.
+    expect(store.calls.map((c) => c.offsets[0].offset)).toEqual([5n, 9n]);
+    const committed = events
+      .filter((e) => e.name === 'commit')
+      .map((e) => (e.payload as CommitEvent).offsets[0].offset);
+    expect(committed).toEqual([5n, 9n]);
+    await expect(engine.commit(at(10n), 'manual', { wait: true, signal: AbortSignal.abort() })).rejects.toThrow();
+    expect(store.calls.length).toBe(2);
   });
 
   it('without a group id there is nothing to commit to', async () => {
