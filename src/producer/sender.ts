@@ -282,16 +282,18 @@ export class Sender {
 
   /**
    * A throttle time longer than the delivery timeout cannot be a quota (one flipped bit once meant 74 hours of
-   * silence): it is capped there and reported as a process warning.
+   * silence), and would fail every record sent meanwhile: it is capped at the longest retry backoff and
+   * reported as a process warning.
    */
   private plausibleThrottle(throttleTimeMs: number, version: number): number {
     if (throttleTimeMs <= this.o.deliveryTimeoutMs) return throttleTimeMs;
+    const cap = Math.min(this.o.retryBackoffMaxMs, this.o.deliveryTimeoutMs);
     const err = new ImplausibleResponseError(
-      `throttle time ${throttleTimeMs} ms exceeds the delivery timeout; capped at ${this.o.deliveryTimeoutMs} ms`,
+      `throttle time ${throttleTimeMs} ms exceeds the delivery timeout of ${this.o.deliveryTimeoutMs} ms; capped at ${cap} ms`,
       { api: 'ProduceResponse', version, field: 'throttleTimeMs' },
     );
     process.emitWarning(err);
-    return this.o.deliveryTimeoutMs;
+    return cap;
   }
 
   private split(batch: ProducerBatch): void {

@@ -20,6 +20,8 @@ export type ResponseAction =
   | 'forward'
   /** Close both sides instead of forwarding it (the response is lost, the broker did the work). */
   | 'cut'
+  /** Drop it and forward nothing more either way on that connection, closing nothing (it goes silent). */
+  | 'stall'
   /** Forward its size prefix and part of it, then end the connection (a FIN mid-frame). */
   | 'truncate'
   /** Forward its size prefix and part of it, then reset the client's socket (an RST mid-frame). */
@@ -91,7 +93,7 @@ export class FaultProxy {
   private readonly pairs = new Set<Pair>();
   private readonly hooks = new Map<number, ResponseHook>();
   private pendingFaults: {
-    action: 'truncate' | 'reset' | ResponseRewrite;
+    action: 'truncate' | 'reset' | 'stall' | ResponseRewrite;
     apiKey: number | undefined;
     keepBytes: number;
   }[] = [];
@@ -153,6 +155,11 @@ export class FaultProxy {
   /** Like truncateNextResponse, but the client's socket is reset (RST) instead of ended. */
   resetNextResponse(options: { apiKey?: number; keepBytes?: number } = {}): void {
     this.pendingFaults.push({ action: 'reset', apiKey: options.apiKey, keepBytes: options.keepBytes ?? -1 });
+  }
+
+  /** The next response (of `apiKey`, or any) is dropped and its connection goes silent both ways. */
+  stallNextResponse(options: { apiKey?: number } = {}): void {
+    this.pendingFaults.push({ action: 'stall', apiKey: options.apiKey, keepBytes: -1 });
   }
 
   /**
@@ -257,6 +264,11 @@ export class FaultProxy {
         if (action.action === 'cut') {
           this.stats.cut++;
           kill();
+          return;
+        }
+        if (action.action === 'stall') {
+          this.stats.halfOpened++;
+          pair.stalled = true;
           return;
         }
         const keep = action.keepBytes < 0 ? Math.floor(frame.length / 2) : Math.min(action.keepBytes, frame.length - 1);
