@@ -131,7 +131,8 @@ export class TransactionManager {
    */
   onRecordFailed(err: unknown): unknown {
     // A failure of its own (not one this manager dealt out to unsent records) may leave a sequence gap.
-    if (!(err instanceof TransactionAbortableError || err instanceof TransactionFatalError)) this.epochBumpNeeded = true;
+    if (!(err instanceof TransactionAbortableError || err instanceof TransactionFatalError))
+      this.epochBumpNeeded = true;
     if (this.state === 'inTransaction' || this.state === 'committing') this.fail(err, true);
     return fatalErrorFor(this.transactionalId, err) ?? err;
   }

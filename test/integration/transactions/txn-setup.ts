@@ -27,6 +27,7 @@ export async function readValues(
   topic: string,
   partitions: readonly number[] = [0],
   isolation: 'read_committed' | 'read_uncommitted' = 'read_committed',
+  timeoutMs = 120_000,
 ): Promise<string[]> {
   const consumer = new Consumer(client, { autoOffsetReset: 'earliest', isolationLevel: isolation });
   try {
@@ -37,7 +38,7 @@ export async function readValues(
     // A partition whose stable end is 0 has nothing to read (the consumer would wait for records forever).
     const left = new Set(ends.filter((e) => e.offset > 0n).map((e) => e.partition));
     if (left.size === 0) return values;
-    for await (const batch of consumer.batches({ signal: AbortSignal.timeout(30_000) })) {
+    for await (const batch of consumer.batches({ signal: AbortSignal.timeout(timeoutMs) })) {
       for (const r of batch.records) values.push(r.value!.toString());
       const end = isolation === 'read_committed' ? batch.lastStableOffset : batch.highWatermark;
       if (batch.nextOffset >= end) left.delete(batch.partition);
