@@ -1,6 +1,6 @@
+import { Admin } from './admin/admin.js';
 import { GroupAdmin } from './admin/groups.js';
 import { Offsets } from './admin/offsets.js';
-import { TopicAdmin } from './admin/topics.js';
 import { parseBrokerAddress } from './cluster/address.js';
 import { Cluster } from './cluster/cluster.js';
 import type { ClusterMetadata } from './cluster/metadata.js';
@@ -78,7 +78,8 @@ export function validateConfig(config: unknown): ValidConfig {
  * cluster.
  */
 export class Client {
-  readonly admin: TopicAdmin;
+  /** Topics, configs, partitions, records, the cluster and replica moves. */
+  readonly admin: Admin;
   /** Consumer-group administration: list, describe with lag, reset, delete, export and import offsets. */
   readonly groups: GroupAdmin;
   /** Log offsets (earliest, latest, by time), truncation checks, and committing / reading group offsets. */
@@ -103,7 +104,7 @@ export class Client {
       metadataMaxAgeMs: valid.metadataMaxAgeMs,
       ...valid.security,
     });
-    this.admin = new TopicAdmin(this.cluster, { requestTimeoutMs: valid.requestTimeoutMs });
+    this.admin = new Admin(this.cluster, { requestTimeoutMs: valid.requestTimeoutMs });
     const requestTimeoutMs = valid.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.coordinators = new Coordinators(this.cluster, { requestTimeoutMs });
     const groupContext = { cluster: this.cluster, coordinators: this.coordinators, requestTimeoutMs };

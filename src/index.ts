@@ -1,6 +1,27 @@
 export { ProtocolError, TidemarkError } from '../codecs/errors.js';
 export { ErrorCode } from '../protocol/error-codes.js';
 export { isKafkaError, KafkaError } from '../protocol/kafka-error.js';
+export type { Admin } from './admin/admin.js';
+export type { AdminCallOptions } from './admin/admin-context.js';
+export type {
+  ClusterBroker,
+  ClusterDescription,
+  DescribeClusterOptions,
+  ElectionResult,
+  ElectionType,
+  LogDirDescription,
+  ReplicaLogInfo,
+} from './admin/cluster.js';
+export type { ConfigResource, ConfigResourceType, ConfigSource, ConfigType } from './admin/config-resource.js';
+export type {
+  AlterConfigsOptions,
+  ConfigChange,
+  ConfigEntry,
+  ConfigOperation,
+  ConfigSynonym,
+  DescribeConfigsOptions,
+  ResourceConfigs,
+} from './admin/configs.js';
 export type { GroupDescription, GroupMemberDescription } from './admin/describe-groups.js';
 export { TopicErrors } from './admin/errors.js';
 export { GroupNotEmptyError, InvalidOffsetsExportError, NoCommittedOffsetError } from './admin/group-errors.js';
@@ -15,7 +36,15 @@ export {
   type OffsetsExport,
   parseOffsetsExport,
 } from './admin/offsets-json.js';
+export type { CreatedPartitions, CreatePartitionsOptions, NewPartitions } from './admin/partitions.js';
+export type {
+  AlterReassignmentsOptions,
+  OngoingReassignment,
+  ReplicaMove,
+} from './admin/reassignments.js';
+export type { DeletedRecords, DeleteRecordsOptions, RecordsToDelete } from './admin/records.js';
 export type { ResetOffsetsOptions, ResetPlan, ResetPlanEntry, ResetTarget } from './admin/reset-offsets.js';
+export { ResourceErrors } from './admin/resource-errors.js';
 export type {
   CreatedTopic,
   CreateTopicsOptions,

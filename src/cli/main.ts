@@ -1,5 +1,6 @@
 import { type Command, CommandContext, GLOBAL_HELP, GLOBAL_OPTIONS, parseCommandArgs } from './command.js';
 import { benchCommand } from './commands/bench.js';
+import { clusterDescribeCommand, clusterElectLeadersCommand, clusterLogDirsCommand } from './commands/cluster.js';
 import { configsAlterCommand, configsDescribeCommand } from './commands/configs.js';
 import { consumeCommand } from './commands/consume.js';
 import { describeCommand, groupsCommand } from './commands/groups.js';
@@ -7,6 +8,7 @@ import { deleteCommand, exportCommand, importCommand, resetCommand } from './com
 import { showCommand } from './commands/offsets-show.js';
 import { topicsAddPartitionsCommand } from './commands/partitions.js';
 import { produceCommand } from './commands/produce.js';
+import { reassignCancelCommand, reassignListCommand, reassignStartCommand } from './commands/reassign.js';
 import { recordsDeleteCommand } from './commands/records.js';
 import {
   topicsCreateCommand,
@@ -33,6 +35,12 @@ export const COMMANDS: readonly Command[] = [
   configsDescribeCommand,
   configsAlterCommand,
   recordsDeleteCommand,
+  clusterDescribeCommand,
+  clusterLogDirsCommand,
+  clusterElectLeadersCommand,
+  reassignStartCommand,
+  reassignListCommand,
+  reassignCancelCommand,
   consumeCommand,
   produceCommand,
   benchCommand,
