@@ -1,7 +1,7 @@
 import { AclAdmin } from './admin/acls.js';
+import { Admin } from './admin/admin.js';
 import { GroupAdmin } from './admin/groups.js';
 import { Offsets } from './admin/offsets.js';
-import { TopicAdmin } from './admin/topics.js';
 import { parseBrokerAddress } from './cluster/address.js';
 import { Cluster } from './cluster/cluster.js';
 import type { ClusterMetadata } from './cluster/metadata.js';
@@ -79,7 +79,8 @@ export function validateConfig(config: unknown): ValidConfig {
  * cluster.
  */
 export class Client {
-  readonly admin: TopicAdmin;
+  /** Topics, configs, partitions, records, the cluster and replica moves. */
+  readonly admin: Admin;
   /** Consumer-group administration: list, describe with lag, reset, delete, export and import offsets. */
   readonly groups: GroupAdmin;
   /** Access-control lists: create, describe and delete bindings (the broker needs an authorizer). */
@@ -109,7 +110,7 @@ export class Client {
       metadataMaxAgeMs: valid.metadataMaxAgeMs,
       ...valid.security,
     });
-    this.admin = new TopicAdmin(this.cluster, { requestTimeoutMs: valid.requestTimeoutMs });
+    this.admin = new Admin(this.cluster, { requestTimeoutMs: valid.requestTimeoutMs });
     const { requestTimeoutMs } = this;
     this.coordinators = new Coordinators(this.cluster, { requestTimeoutMs });
     const groupContext = { cluster: this.cluster, coordinators: this.coordinators, requestTimeoutMs };

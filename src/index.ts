@@ -1,8 +1,3 @@
-/**
- * The public API of `tidemark` (import and require alike). Grouped by module, one statement per module, names
- * sorted. Every type a public signature names and every error class the library throws is exported here:
- * test/unit/api/public-api.test.ts fails otherwise, naming what is missing.
- */
 export type { CompressionCodec, CompressionCodecName } from '../codecs/compression/codec.js';
 export {
   CompressionError,
@@ -50,7 +45,27 @@ export type {
 export type { VersionRange } from '../protocol/versions.js';
 export type { AclOperation, AclPatternType, AclPermission, AclResourceType } from './admin/acl-codes.js';
 export type { AclAdmin, AclBinding, AclFilter } from './admin/acls.js';
-export type { AdminCallOptions } from './admin/admin-request.js';
+export type { Admin } from './admin/admin.js';
+export type { AdminCallOptions } from './admin/admin-context.js';
+export type {
+  ClusterBroker,
+  ClusterDescription,
+  DescribeClusterOptions,
+  ElectionResult,
+  ElectionType,
+  LogDirDescription,
+  ReplicaLogInfo,
+} from './admin/cluster.js';
+export type { ConfigResource, ConfigResourceType, ConfigSource, ConfigType } from './admin/config-resource.js';
+export type {
+  AlterConfigsOptions,
+  ConfigChange,
+  ConfigEntry,
+  ConfigOperation,
+  ConfigSynonym,
+  DescribeConfigsOptions,
+  ResourceConfigs,
+} from './admin/configs.js';
 export type { GroupDescription, GroupMemberDescription } from './admin/describe-groups.js';
 export { TopicErrors } from './admin/errors.js';
 export type { GroupAdminContext } from './admin/group-context.js';
@@ -66,6 +81,9 @@ export {
   type OffsetsExport,
   parseOffsetsExport,
 } from './admin/offsets-json.js';
+export type { CreatedPartitions, CreatePartitionsOptions, NewPartitions } from './admin/partitions.js';
+export type { AlterReassignmentsOptions, OngoingReassignment, ReplicaMove } from './admin/reassignments.js';
+export type { DeletedRecords, DeleteRecordsOptions, RecordsToDelete } from './admin/records.js';
 export type { ResetOffsetsOptions, ResetPlan, ResetPlanEntry, ResetTarget } from './admin/reset-offsets.js';
 export { ResourceErrors } from './admin/resource-errors.js';
 export type {

@@ -8,25 +8,7 @@ import { backoffDelay, sleep } from '../cluster/backoff.js';
 import type { Cluster } from '../cluster/cluster.js';
 import { type ClusterMetadata, type TopicMetadata, topicOrThrow, ZERO_TOPIC_ID } from '../cluster/metadata.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../network/connection.js';
-import type { AdminContext } from './admin-context.js';
-import type { ConfigResource } from './config-resource.js';
-import {
-  type AlterConfigsOptions,
-  alterConfigs,
-  type ConfigChange,
-  type DescribeConfigsOptions,
-  describeConfigs,
-  incrementalAlterConfigs,
-  type ResourceConfigs,
-} from './configs.js';
 import { throwTopicErrors } from './errors.js';
-import {
-  type CreatedPartitions,
-  type CreatePartitionsOptions,
-  createPartitions,
-  type NewPartitions,
-} from './partitions.js';
-import { type DeletedRecords, type DeleteRecordsOptions, deleteRecords, type RecordsToDelete } from './records.js';
 
 export interface NewTopic {
   name: string;
@@ -86,48 +68,15 @@ export interface DeleteTopicsOptions extends VersionedOptions {
 
 const NOT_CONTROLLER_RETRIES = 3;
 
-/** Creating, deleting, listing and describing topics; their partitions, records and configs. */
+/** Creating, deleting, listing and describing topics. */
 export class TopicAdmin {
   private readonly requestTimeoutMs: number;
-  private readonly ctx: AdminContext;
 
   constructor(
     private readonly cluster: Cluster,
     options: { requestTimeoutMs?: number } = {},
   ) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.ctx = { cluster, requestTimeoutMs: this.requestTimeoutMs };
-  }
-
-  /** The configs of topics, brokers, broker loggers and groups (DescribeConfigs), with sources and synonyms. */
-  describeConfigs(resources: readonly ConfigResource[], options?: DescribeConfigsOptions): Promise<ResourceConfigs[]> {
-    return describeConfigs(this.ctx, resources, options);
-  }
-
-  /** Sets, deletes, appends to or subtracts from single config entries (IncrementalAlterConfigs). */
-  incrementalAlterConfigs(
-    changes: readonly { resource: ConfigResource; changes: readonly ConfigChange[] }[],
-    options?: AlterConfigsOptions,
-  ): Promise<ConfigResource[]> {
-    return incrementalAlterConfigs(this.ctx, changes, options);
-  }
-
-  /** Replaces each resource's whole set of dynamic configs (legacy AlterConfigs). */
-  alterConfigs(
-    changes: readonly { resource: ConfigResource; configs: Readonly<Record<string, string | null>> }[],
-    options?: AlterConfigsOptions,
-  ): Promise<ConfigResource[]> {
-    return alterConfigs(this.ctx, changes, options);
-  }
-
-  /** Raises topics' partition counts, optionally placing the new replicas (CreatePartitions). */
-  createPartitions(topics: readonly NewPartitions[], options?: CreatePartitionsOptions): Promise<CreatedPartitions[]> {
-    return createPartitions(this.ctx, topics, options);
-  }
-
-  /** Deletes the records before the given offsets; returns each partition's new low watermark. */
-  deleteRecords(targets: readonly RecordsToDelete[], options?: DeleteRecordsOptions): Promise<DeletedRecords[]> {
-    return deleteRecords(this.ctx, targets, options);
   }
 
   /**

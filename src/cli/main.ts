@@ -1,4 +1,5 @@
 import { type Command, CommandContext, GLOBAL_HELP, GLOBAL_OPTIONS, parseCommandArgs } from './command.js';
+import { clusterDescribeCommand, clusterElectLeadersCommand, clusterLogDirsCommand } from './commands/cluster.js';
 import { configsAlterCommand, configsDescribeCommand } from './commands/configs.js';
 import { conformanceCommand } from './commands/conformance.js';
 import { consumeCommand } from './commands/consume.js';
@@ -7,6 +8,7 @@ import { deleteCommand, exportCommand, importCommand, resetCommand } from './com
 import { showCommand } from './commands/offsets-show.js';
 import { topicsAddPartitionsCommand } from './commands/partitions.js';
 import { produceCommand } from './commands/produce.js';
+import { reassignCancelCommand, reassignListCommand, reassignStartCommand } from './commands/reassign.js';
 import { recordsDeleteCommand } from './commands/records.js';
 import {
   topicsCreateCommand,
@@ -34,6 +36,12 @@ export const COMMANDS: readonly Command[] = [
   configsDescribeCommand,
   configsAlterCommand,
   recordsDeleteCommand,
+  clusterDescribeCommand,
+  clusterLogDirsCommand,
+  clusterElectLeadersCommand,
+  reassignStartCommand,
+  reassignListCommand,
+  reassignCancelCommand,
   consumeCommand,
   produceCommand,
   conformanceCommand,
