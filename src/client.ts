@@ -1,6 +1,7 @@
 import { AclAdmin } from './admin/acls.js';
 import { GroupAdmin } from './admin/groups.js';
 import { Offsets } from './admin/offsets.js';
+import { ScramCredentialAdmin } from './admin/scram.js';
 import { TopicAdmin } from './admin/topics.js';
 import { parseBrokerAddress } from './cluster/address.js';
 import { Cluster } from './cluster/cluster.js';
@@ -84,6 +85,8 @@ export class Client {
   readonly groups: GroupAdmin;
   /** Access-control lists: create, describe and delete bindings (the broker needs an authorizer). */
   readonly acls: AclAdmin;
+  /** Users' SCRAM credentials: describe (mechanisms, iterations) and upsert or delete. */
+  readonly scramCredentials: ScramCredentialAdmin;
   /** Log offsets (earliest, latest, by time), truncation checks, and committing / reading group offsets. */
   readonly offsets: Offsets;
   /** Which broker coordinates which group or transactional id (cached, rediscovered when it moves). */
@@ -114,6 +117,7 @@ export class Client {
     this.offsets = new Offsets(groupContext);
     const adminContext = { cluster: this.cluster, requestTimeoutMs };
     this.acls = new AclAdmin(adminContext);
+    this.scramCredentials = new ScramCredentialAdmin(adminContext);
   }
 
   /** Brokers, controller and topics: every topic without `topics`, else the named ones (errors included). */

@@ -21,6 +21,15 @@ export {
 export type { ResetOffsetsOptions, ResetPlan, ResetPlanEntry, ResetTarget } from './admin/reset-offsets.js';
 export { ResourceErrors } from './admin/resource-errors.js';
 export type {
+  ScramAlteration,
+  ScramCredentialAdmin,
+  ScramCredentialInfo,
+  ScramDeletion,
+  ScramMechanismName,
+  ScramUpsertion,
+  UserScramCredentials,
+} from './admin/scram.js';
+export type {
   CreatedTopic,
   CreateTopicsOptions,
   DeletedTopic,

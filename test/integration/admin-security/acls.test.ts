@@ -14,6 +14,7 @@ import { SASL_USERNAME, bootstrap as sharedBootstrap } from '../../harness/conte
 import { DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION } from '../../harness/versions.js';
 import { ADMIN_SASL, type AuthzBroker, startAuthzBroker, USER_SASL } from './authz-broker.js';
 import { AdminSecurityOracle } from './java-oracle.js';
+import { eventually, failure } from './settle.js';
 
 let oracle: AdminSecurityOracle;
 beforeAll(async () => {
@@ -29,31 +30,6 @@ const key = (b: AclBinding) =>
 /** Java and tidemark list in different orders; compare as sorted sets. */
 function sorted(bindings: readonly AclBinding[]): AclBinding[] {
   return [...bindings].sort((a, b) => key(a).localeCompare(key(b)));
-}
-
-/**
- * Polls until `check` passes (10 s at most). A broker's authorizer applies an ACL when it replays the metadata
- * log, a moment after CreateAcls or DeleteAcls has answered; Kafka's own tools have the same gap.
- */
-async function eventually(check: () => Promise<void>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  return promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (err: Error) => err,
-  );
 }
 
 /** One binding of every resource type, literal and prefixed, allow and deny, for a principal of its own. */
