@@ -1,6 +1,7 @@
 import { AclAdmin } from './admin/acls.js';
 import { GroupAdmin } from './admin/groups.js';
 import { Offsets } from './admin/offsets.js';
+import { QuotaAdmin } from './admin/quotas.js';
 import { ScramCredentialAdmin } from './admin/scram.js';
 import { TopicAdmin } from './admin/topics.js';
 import { parseBrokerAddress } from './cluster/address.js';
@@ -87,6 +88,8 @@ export class Client {
   readonly acls: AclAdmin;
   /** Users' SCRAM credentials: describe (mechanisms, iterations) and upsert or delete. */
   readonly scramCredentials: ScramCredentialAdmin;
+  /** Client quotas per user, client id and ip: describe and alter. */
+  readonly quotas: QuotaAdmin;
   /** Log offsets (earliest, latest, by time), truncation checks, and committing / reading group offsets. */
   readonly offsets: Offsets;
   /** Which broker coordinates which group or transactional id (cached, rediscovered when it moves). */
@@ -118,6 +121,7 @@ export class Client {
     const adminContext = { cluster: this.cluster, requestTimeoutMs };
     this.acls = new AclAdmin(adminContext);
     this.scramCredentials = new ScramCredentialAdmin(adminContext);
+    this.quotas = new QuotaAdmin(adminContext);
   }
 
   /** Brokers, controller and topics: every topic without `topics`, else the named ones (errors included). */

@@ -18,6 +18,14 @@ export {
   type OffsetsExport,
   parseOffsetsExport,
 } from './admin/offsets-json.js';
+export type {
+  ClientQuotaEntry,
+  QuotaAdmin,
+  QuotaAlteration,
+  QuotaEntity,
+  QuotaFilter,
+  QuotaFilterComponent,
+} from './admin/quotas.js';
 export type { ResetOffsetsOptions, ResetPlan, ResetPlanEntry, ResetTarget } from './admin/reset-offsets.js';
 export { ResourceErrors } from './admin/resource-errors.js';
 export type {

@@ -1,8 +1,9 @@
 /**
  * ACL administration against authorizer-enabled 4.4 and 3.9 brokers (StandardAuthorizer, super user `admin`,
  * `allow.everyone.if.no.acl.found=false`): tidemark's listings equal Java AdminClient's for every resource and
- * pattern type and every protocol version, an ACL takes effect for the user it names, denials are typed
- * authorization errors naming the resource, and bad bindings carry the broker's own message.
+ * pattern type and every protocol version, an ACL takes effect for the user it names, denials (of ACL, SCRAM
+ * credential and quota administration, and of a topic) are typed authorization errors naming the resource, and
+ * bad bindings carry the broker's own message.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -185,6 +186,32 @@ for (const kafkaVersion of [DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION]) {
       const deleted = await failure(user.acls.deleteAcls([{ resourceType: 'TOPIC', resourceName: 'denied-topic' }]));
       expect((deleted as KafkaError).errorName).toBe('CLUSTER_AUTHORIZATION_FAILED');
       expect(await oracle.describeAcls(broker.bootstrap, { resourceName: 'denied-topic' })).toEqual([]);
+    });
+
+    it('denies SCRAM credential and quota administration too, naming the user or entity', async () => {
+      const expectDenied = (err: Error) => {
+        expect(err).toBeInstanceOf(KafkaError);
+        expect((err as KafkaError).errorName).toBe('CLUSTER_AUTHORIZATION_FAILED');
+        return err as KafkaError;
+      };
+      expectDenied(await failure(user.scramCredentials.describe([SASL_USERNAME])));
+      const scram = expectDenied(
+        await failure(
+          user.scramCredentials.alter([{ user: 'denied-user', mechanism: 'SCRAM-SHA-256', password: 'p' }]),
+        ),
+      );
+      expect(scram.context.user).toBe('denied-user');
+      expectDenied(await failure(user.quotas.describe({ components: [] })));
+      const quota = expectDenied(
+        await failure(user.quotas.alter([{ entity: { user: 'denied-user' }, set: { request_percentage: 10 } }])),
+      );
+      expect(quota.context.entity).toBe('user=denied-user');
+      // The super user may.
+      const [own] = await admin.scramCredentials.describe([SASL_USERNAME]);
+      expect(own.credentials.map((c) => c.mechanism).sort()).toEqual(['SCRAM-SHA-256', 'SCRAM-SHA-512']);
+      expect(
+        await admin.quotas.describe({ components: [{ entityType: 'user', match: 'exact', name: 'denied-user' }] }),
+      ).toEqual([]);
     });
 
     it('an ACL takes effect for the user it names: denied, allowed, denied again after deleteAcls', async () => {
