@@ -1,16 +1,19 @@
 import { type Command, CommandContext, GLOBAL_HELP, GLOBAL_OPTIONS, parseCommandArgs } from './command.js';
+import { aclsCreateCommand, aclsDeleteCommand, aclsListCommand } from './commands/acls.js';
 import { benchCommand } from './commands/bench.js';
 import { consumeCommand } from './commands/consume.js';
 import { describeCommand, groupsCommand } from './commands/groups.js';
 import { deleteCommand, exportCommand, importCommand, resetCommand } from './commands/offsets.js';
 import { showCommand } from './commands/offsets-show.js';
 import { produceCommand } from './commands/produce.js';
+import { quotasCommand } from './commands/quotas.js';
 import {
   topicsCreateCommand,
   topicsDeleteCommand,
   topicsDescribeCommand,
   topicsListCommand,
 } from './commands/topics.js';
+import { usersCommand } from './commands/users.js';
 import { EXIT_CODES_HELP, ExitCode, errorLine, exitCodeOf, UsageError } from './errors.js';
 import { type CliIO, processIO } from './io.js';
 
@@ -29,6 +32,11 @@ export const COMMANDS: readonly Command[] = [
   consumeCommand,
   produceCommand,
   benchCommand,
+  aclsListCommand,
+  aclsCreateCommand,
+  aclsDeleteCommand,
+  usersCommand,
+  quotasCommand,
 ];
 
 /** Commands with subcommands: `offsets reset`, `topics list`… */
