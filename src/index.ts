@@ -26,6 +26,7 @@ export type {
   QuotaFilter,
   QuotaFilterComponent,
 } from './admin/quotas.js';
+export type { MemberToRemove, RemovedMember, RemoveMembersOptions } from './admin/remove-members.js';
 export type { ResetOffsetsOptions, ResetPlan, ResetPlanEntry, ResetTarget } from './admin/reset-offsets.js';
 export { ResourceErrors } from './admin/resource-errors.js';
 export type {
