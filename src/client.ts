@@ -2,6 +2,8 @@ import { AclAdmin } from './admin/acls.js';
 import { Admin } from './admin/admin.js';
 import { GroupAdmin } from './admin/groups.js';
 import { Offsets } from './admin/offsets.js';
+import { QuotaAdmin } from './admin/quotas.js';
+import { ScramCredentialAdmin } from './admin/scram.js';
 import { parseBrokerAddress } from './cluster/address.js';
 import { Cluster } from './cluster/cluster.js';
 import type { ClusterMetadata } from './cluster/metadata.js';
@@ -85,6 +87,10 @@ export class Client {
   readonly groups: GroupAdmin;
   /** Access-control lists: create, describe and delete bindings (the broker needs an authorizer). */
   readonly acls: AclAdmin;
+  /** Users' SCRAM credentials: describe (mechanisms, iterations) and upsert or delete. */
+  readonly scramCredentials: ScramCredentialAdmin;
+  /** Client quotas per user, client id and ip: describe and alter. */
+  readonly quotas: QuotaAdmin;
   /** Log offsets (earliest, latest, by time), truncation checks, and committing / reading group offsets. */
   readonly offsets: Offsets;
   /** Which broker coordinates which group or transactional id (cached, rediscovered when it moves). */
@@ -118,6 +124,8 @@ export class Client {
     this.offsets = new Offsets(groupContext);
     const adminContext = { cluster: this.cluster, requestTimeoutMs };
     this.acls = new AclAdmin(adminContext);
+    this.scramCredentials = new ScramCredentialAdmin(adminContext);
+    this.quotas = new QuotaAdmin(adminContext);
   }
 
   /** Brokers, controller and topics: every topic without `topics`, else the named ones (errors included). */

@@ -82,10 +82,28 @@ export {
   parseOffsetsExport,
 } from './admin/offsets-json.js';
 export type { CreatedPartitions, CreatePartitionsOptions, NewPartitions } from './admin/partitions.js';
+export type {
+  ClientQuotaEntry,
+  QuotaAdmin,
+  QuotaAlteration,
+  QuotaEntity,
+  QuotaFilter,
+  QuotaFilterComponent,
+} from './admin/quotas.js';
 export type { AlterReassignmentsOptions, OngoingReassignment, ReplicaMove } from './admin/reassignments.js';
 export type { DeletedRecords, DeleteRecordsOptions, RecordsToDelete } from './admin/records.js';
+export type { MemberToRemove, RemovedMember, RemoveMembersOptions } from './admin/remove-members.js';
 export type { ResetOffsetsOptions, ResetPlan, ResetPlanEntry, ResetTarget } from './admin/reset-offsets.js';
 export { ResourceErrors } from './admin/resource-errors.js';
+export type {
+  ScramAlteration,
+  ScramCredentialAdmin,
+  ScramCredentialInfo,
+  ScramDeletion,
+  ScramMechanismName,
+  ScramUpsertion,
+  UserScramCredentials,
+} from './admin/scram.js';
 export type {
   CreatedTopic,
   CreateTopicsOptions,

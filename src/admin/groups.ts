@@ -11,6 +11,12 @@ import {
   importGroupOffsets,
   type OffsetsExport,
 } from './offsets-json.js';
+import {
+  type MemberToRemove,
+  type RemovedMember,
+  type RemoveMembersOptions,
+  removeGroupMembers,
+} from './remove-members.js';
 import { type ResetOffsetsOptions, type ResetPlan, type ResetTarget, resetGroupOffsets } from './reset-offsets.js';
 
 /**
@@ -48,6 +54,18 @@ export class GroupAdmin {
   /** Deletes groups without live members, with their committed offsets. */
   deleteGroups(groupIds: readonly string[], options?: CallOptions): Promise<void> {
     return deleteGroups(this.ctx, groupIds, options);
+  }
+
+  /**
+   * Removes members from a group on their behalf (Java's `removeMembersFromConsumerGroup`): static members by
+   * group instance id, dynamic ones by member id, or `'all'` current members.
+   */
+  removeMembers(
+    groupId: string,
+    members: readonly MemberToRemove[] | 'all',
+    options?: RemoveMembersOptions,
+  ): Promise<RemovedMember[]> {
+    return removeGroupMembers(this.ctx, groupId, members, options);
   }
 
   /** A group's committed offsets as a JSON-ready document. */

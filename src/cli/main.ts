@@ -1,4 +1,5 @@
 import { type Command, CommandContext, GLOBAL_HELP, GLOBAL_OPTIONS, parseCommandArgs } from './command.js';
+import { aclsCreateCommand, aclsDeleteCommand, aclsListCommand } from './commands/acls.js';
 import { clusterDescribeCommand, clusterElectLeadersCommand, clusterLogDirsCommand } from './commands/cluster.js';
 import { configsAlterCommand, configsDescribeCommand } from './commands/configs.js';
 import { conformanceCommand } from './commands/conformance.js';
@@ -8,6 +9,7 @@ import { deleteCommand, exportCommand, importCommand, resetCommand } from './com
 import { showCommand } from './commands/offsets-show.js';
 import { topicsAddPartitionsCommand } from './commands/partitions.js';
 import { produceCommand } from './commands/produce.js';
+import { quotasCommand } from './commands/quotas.js';
 import { reassignCancelCommand, reassignListCommand, reassignStartCommand } from './commands/reassign.js';
 import { recordsDeleteCommand } from './commands/records.js';
 import {
@@ -16,6 +18,7 @@ import {
   topicsDescribeCommand,
   topicsListCommand,
 } from './commands/topics.js';
+import { usersCommand } from './commands/users.js';
 import { EXIT_CODES_HELP, ExitCode, errorLine, errorReport, exitCodeOf, UsageError } from './errors.js';
 import { type CliIO, processIO } from './io.js';
 import { packageVersion } from './version.js';
@@ -45,6 +48,11 @@ export const COMMANDS: readonly Command[] = [
   consumeCommand,
   produceCommand,
   conformanceCommand,
+  aclsListCommand,
+  aclsCreateCommand,
+  aclsDeleteCommand,
+  usersCommand,
+  quotasCommand,
 ];
 
 /** Commands with subcommands: `offsets reset`, `topics list`… */

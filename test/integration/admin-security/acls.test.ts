@@ -1,8 +1,9 @@
 /**
  * ACL administration against authorizer-enabled 4.4 and 3.9 brokers (StandardAuthorizer, super user `admin`,
  * `allow.everyone.if.no.acl.found=false`): tidemark's listings equal Java AdminClient's for every resource and
- * pattern type and every protocol version, an ACL takes effect for the user it names, denials are typed
- * authorization errors naming the resource, and bad bindings carry the broker's own message.
+ * pattern type and every protocol version, an ACL takes effect for the user it names, denials (of ACL, SCRAM
+ * credential and quota administration, and of a topic) are typed authorization errors naming the resource, and
+ * bad bindings carry the broker's own message.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { SASL_USERNAME, bootstrap as sharedBootstrap } from '../../harness/conte
 import { DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION } from '../../harness/versions.js';
 import { ADMIN_SASL, type AuthzBroker, startAuthzBroker, USER_SASL } from './authz-broker.js';
 import { AdminSecurityOracle } from './java-oracle.js';
+import { eventually, failure } from './settle.js';
 
 let oracle: AdminSecurityOracle;
 beforeAll(async () => {
@@ -29,31 +31,6 @@ const key = (b: AclBinding) =>
 /** Java and tidemark list in different orders; compare as sorted sets. */
 function sorted(bindings: readonly AclBinding[]): AclBinding[] {
   return [...bindings].sort((a, b) => key(a).localeCompare(key(b)));
-}
-
-/**
- * Polls until `check` passes (10 s at most). A broker's authorizer applies an ACL when it replays the metadata
- * log, a moment after CreateAcls or DeleteAcls has answered; Kafka's own tools have the same gap.
- */
-async function eventually(check: () => Promise<void>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  return promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (err: Error) => err,
-  );
 }
 
 /** One binding of every resource type, literal and prefixed, allow and deny, for a principal of its own. */
@@ -209,6 +186,32 @@ for (const kafkaVersion of [DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION]) {
       const deleted = await failure(user.acls.deleteAcls([{ resourceType: 'TOPIC', resourceName: 'denied-topic' }]));
       expect((deleted as KafkaError).errorName).toBe('CLUSTER_AUTHORIZATION_FAILED');
       expect(await oracle.describeAcls(broker.bootstrap, { resourceName: 'denied-topic' })).toEqual([]);
+    });
+
+    it('denies SCRAM credential and quota administration too, naming the user or entity', async () => {
+      const expectDenied = (err: Error) => {
+        expect(err).toBeInstanceOf(KafkaError);
+        expect((err as KafkaError).errorName).toBe('CLUSTER_AUTHORIZATION_FAILED');
+        return err as KafkaError;
+      };
+      expectDenied(await failure(user.scramCredentials.describe([SASL_USERNAME])));
+      const scram = expectDenied(
+        await failure(
+          user.scramCredentials.alter([{ user: 'denied-user', mechanism: 'SCRAM-SHA-256', password: 'p' }]),
+        ),
+      );
+      expect(scram.context.user).toBe('denied-user');
+      expectDenied(await failure(user.quotas.describe({ components: [] })));
+      const quota = expectDenied(
+        await failure(user.quotas.alter([{ entity: { user: 'denied-user' }, set: { request_percentage: 10 } }])),
+      );
+      expect(quota.context.entity).toBe('user=denied-user');
+      // The super user may.
+      const [own] = await admin.scramCredentials.describe([SASL_USERNAME]);
+      expect(own.credentials.map((c) => c.mechanism).sort()).toEqual(['SCRAM-SHA-256', 'SCRAM-SHA-512']);
+      expect(
+        await admin.quotas.describe({ components: [{ entityType: 'user', match: 'exact', name: 'denied-user' }] }),
+      ).toEqual([]);
     });
 
     it('an ACL takes effect for the user it names: denied, allowed, denied again after deleteAcls', async () => {

@@ -1,0 +1,93 @@
+/**
+ * Removing members from classic groups on the shared 4.4 and 3.9 brokers (Java's
+ * `removeMembersFromConsumerGroup`): a static member by group instance id and a dynamic one by member id, or
+ * every current member; the removed members leave the group at once (their ids are gone from DescribeGroups
+ * before any session timeout), and members the coordinator does not know are typed errors naming them.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { KafkaError } from '../../../protocol/kafka-error.js';
+import { ResourceErrors } from '../../../src/admin/resource-errors.js';
+import { Client } from '../../../src/client.js';
+import { groupTargets, membershipOptions, newTopic, uniqueGroup } from '../group/setup.js';
+import { TidemarkMember } from '../group/tidemark-member.js';
+import { eventually, failure } from './settle.js';
+
+const targets = groupTargets().filter((t) => t.protocol === 'classic');
+
+for (const target of targets) {
+  describe(`removing members, ${target.label}`, () => {
+    const started: (TidemarkMember | Client)[] = [];
+    afterEach(async () => {
+      await Promise.all(started.splice(0).map((m) => m.close()));
+    });
+
+    async function twoMembers(group: string) {
+      const topic = await newTopic(target, 'remove-members', 2);
+      // A session far longer than the test: only the removal can take the members out this quickly.
+      const options = (extra = {}) =>
+        membershipOptions(target, group, 'range', { ...extra, sessionTimeoutMs: 45_000, rebalanceTimeoutMs: 20_000 });
+      const staticMember = new TidemarkMember(
+        'static',
+        target.bootstrap,
+        options({ groupInstanceId: `inst-${group}` }),
+      );
+      const dynamicMember = new TidemarkMember('dynamic', target.bootstrap, options());
+      started.push(staticMember, dynamicMember);
+      await Promise.all([staticMember.start([topic]), dynamicMember.start([topic])]);
+      const admin = new Client({ bootstrap: target.bootstrap });
+      started.push(admin);
+      let members: { memberId: string; groupInstanceId: string | null }[] = [];
+      await eventually(async () => {
+        const [g] = await admin.groups.describeGroups([group]);
+        expect(g.state).toBe('Stable');
+        members = g.members ?? [];
+        expect(members).toHaveLength(2);
+      });
+      return { admin, members };
+    }
+
+    it('by instance id and member id; the removed ids leave the group at once', async () => {
+      const group = uniqueGroup('remove');
+      const { admin, members } = await twoMembers(group);
+      const staticId = members.find((m) => m.groupInstanceId !== null)!;
+      const dynamicId = members.find((m) => m.groupInstanceId === null)!;
+      const removed = await admin.groups.removeMembers(
+        group,
+        [{ groupInstanceId: staticId.groupInstanceId! }, { memberId: dynamicId.memberId }],
+        { reason: 'removed by the test' },
+      );
+      expect(removed.map((m) => m.groupInstanceId ?? m.memberId).sort()).toEqual(
+        [staticId.groupInstanceId!, dynamicId.memberId].sort(),
+      );
+      // The members rejoin (they are still running) under new member ids; the old ones are gone.
+      await eventually(async () => {
+        const [g] = await admin.groups.describeGroups([group]);
+        const ids = (g.members ?? []).map((m) => m.memberId);
+        expect(ids).not.toContain(staticId.memberId);
+        expect(ids).not.toContain(dynamicId.memberId);
+      });
+
+      const unknown = await failure(admin.groups.removeMembers(group, [{ memberId: 'no-such-member' }]));
+      expect(unknown).toBeInstanceOf(KafkaError);
+      expect((unknown as KafkaError).errorName).toBe('UNKNOWN_MEMBER_ID');
+      expect((unknown as KafkaError).context.member).toBe('member no-such-member');
+      const several = await failure(
+        admin.groups.removeMembers(group, [{ memberId: 'nobody-1' }, { groupInstanceId: 'no-such-instance' }]),
+      );
+      expect(several).toBeInstanceOf(ResourceErrors);
+      expect([...(several as ResourceErrors).errors.keys()].sort()).toEqual([
+        'instance no-such-instance',
+        'member nobody-1',
+      ]);
+    });
+
+    it("'all' removes every current member; a group that does not exist is GROUP_ID_NOT_FOUND", async () => {
+      const group = uniqueGroup('remove-all');
+      const { admin, members } = await twoMembers(group);
+      const removed = await admin.groups.removeMembers(group, 'all');
+      expect(removed.map((m) => m.memberId).sort()).toEqual(members.map((m) => m.memberId).sort());
+      const missing = await failure(admin.groups.removeMembers(uniqueGroup('nobody'), 'all'));
+      expect((missing as KafkaError).errorName).toBe('GROUP_ID_NOT_FOUND');
+    });
+  });
+}
