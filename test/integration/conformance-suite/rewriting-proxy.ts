@@ -12,7 +12,7 @@ import { RequestHeader, requestHeaderVersion, responseHeaderVersion } from '../.
 import { API_DEFINITIONS } from '../../../protocol/index.js';
 import type { ApiDef } from '../../../protocol/schema.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: a rewrite edits whatever shape the API's response has.
+/** A decoded message: a rewrite edits whatever shape the API's response has. */
 export type Decoded = any;
 
 /** Changes a decoded response in place; `request` is the decoded request it answers. */
