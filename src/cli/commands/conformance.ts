@@ -54,7 +54,8 @@ Exit code 0 only when no check failed.`,
     const junit = ctx.string('junit');
     if (junit !== undefined) writeFileSync(path.resolve(ctx.io.cwd, junit), formatJunit(report));
     if (ctx.json) ctx.io.stdout.write(formatJson(report));
-    else ctx.out(formatTable(report, Math.max(100, ctx.io.columns)));
+    // Reasons are cut to the terminal's width; piped output keeps them whole.
+    else ctx.out(formatTable(report, ctx.io.stdoutIsTTY ? Math.max(100, ctx.io.columns) : Number.POSITIVE_INFINITY));
     if (report.aborted !== undefined) {
       ctx.note(`tidemark: ${report.aborted}`);
       return report.abortKind === 'authentication'
