@@ -5,6 +5,7 @@ import { fetchChecks } from './fetch.js';
 import { groupChecks } from './groups.js';
 import { listOffsetsChecks } from './list-offsets.js';
 import { offsetCommitChecks } from './offset-commit.js';
+import { offsetFetchChecks } from './offset-fetch.js';
 import { produceChecks } from './produce.js';
 import { versionChecks } from './versions.js';
 
@@ -12,6 +13,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...versionChecks,
   ...listOffsetsChecks,
   ...offsetCommitChecks,
+  ...offsetFetchChecks,
   ...groupChecks,
   ...fetchChecks,
   ...produceChecks,
