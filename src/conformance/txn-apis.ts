@@ -5,15 +5,23 @@
  */
 import { array, defineApi, field, structs } from '../../protocol/schema.js';
 
+/** Who is asking: the first fields of every client transaction request. */
+const PRODUCER = [
+  field('transactionalId', 'string', '3'),
+  field('producerId', 'int64', '3'),
+  field('producerEpoch', 'int16', '3'),
+] as const;
+
+/** The answer of the transaction requests that report one error for the whole request. */
+const ERROR_ONLY = [field('throttleTimeMs', 'int32', '3'), field('errorCode', 'int16', '3')] as const;
+
 export const AddPartitionsToTxn = defineApi({
   name: 'AddPartitionsToTxn',
   key: 24,
   versions: '3',
   flexible: '3+',
   request: [
-    field('transactionalId', 'string', '3'),
-    field('producerId', 'int64', '3'),
-    field('producerEpoch', 'int16', '3'),
+    ...PRODUCER,
     field(
       'topics',
       structs('AddPartitionsToTxnTopic', [field('name', 'string', '3'), field('partitions', array('int32'), '3')]),
@@ -45,13 +53,8 @@ export const EndTxn = defineApi({
   key: 26,
   versions: '3',
   flexible: '3+',
-  request: [
-    field('transactionalId', 'string', '3'),
-    field('producerId', 'int64', '3'),
-    field('producerEpoch', 'int16', '3'),
-    field('committed', 'bool', '3'),
-  ],
-  response: [field('throttleTimeMs', 'int32', '3'), field('errorCode', 'int16', '3')],
+  request: [...PRODUCER, field('committed', 'bool', '3')],
+  response: ERROR_ONLY,
 });
 
 export const AddOffsetsToTxn = defineApi({
@@ -59,13 +62,8 @@ export const AddOffsetsToTxn = defineApi({
   key: 25,
   versions: '3',
   flexible: '3+',
-  request: [
-    field('transactionalId', 'string', '3'),
-    field('producerId', 'int64', '3'),
-    field('producerEpoch', 'int16', '3'),
-    field('groupId', 'string', '3'),
-  ],
-  response: [field('throttleTimeMs', 'int32', '3'), field('errorCode', 'int16', '3')],
+  request: [...PRODUCER, field('groupId', 'string', '3')],
+  response: ERROR_ONLY,
 });
 
 export const TxnOffsetCommit = defineApi({
