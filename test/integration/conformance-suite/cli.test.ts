@@ -7,6 +7,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Client } from '../../../src/client.js';
 import { ALL_CHECKS } from '../../../src/conformance/index.js';
 import { bootstrap, legacyBootstrap, SASL_PASSWORD, SASL_USERNAME, saslBootstrap } from '../../harness/context.js';
 import { closedPort, runCli } from '../cli/setup.js';
@@ -68,6 +69,22 @@ describe('tidemark conformance', () => {
       noStack(refused.stderr);
     },
   );
+
+  it('--keep leaves the scratch topics, and says which; --debug prints the evidence of failures only', async () => {
+    const kept = await runCli(['conformance', '-b', bootstrap(), '--only', 'produce', '--keep', '--debug']);
+    expect(kept.code).toBe(0);
+    expect(kept.stderr).toBe('');
+    const left = /^left behind: (.+)$/m.exec(kept.stdout)?.[1].split(', ') ?? [];
+    expect(left.length).toBeGreaterThan(0);
+    const client = new Client({ bootstrap: bootstrap() });
+    try {
+      const topics = await client.admin.listTopics();
+      for (const name of left) expect(topics).toContain(name);
+      await client.admin.deleteTopics(left);
+    } finally {
+      await client.close();
+    }
+  });
 
   it('an unreachable broker: one line on stderr, a partial report, exit 4, no stack', async () => {
     const port = await closedPort();
