@@ -46,13 +46,19 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   if (aborted === undefined) {
     const byArea = AREAS.filter((a) => only.has(a)).map((area) => checks.filter((c) => c.area === area));
     const state = { aborted: undefined as string | undefined };
+    // Settles when the run stops early, so checks still waiting on a broker that went away give up at once.
+    let stop: (reason: string) => void = () => {};
+    const stopped = new Promise<string>((resolve) => {
+      stop = resolve;
+    });
     await Promise.all(
       byArea.map(async (areaChecks) => {
         for (const check of areaChecks) {
           if (state.aborted !== undefined) return;
-          const result = await runOne(check, suite, options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS);
-          if (result.result === 'fail' && result.reason.startsWith('connection:') && !(await reachable(suite))) {
-            state.aborted ??= `the broker went away during ${check.id}: ${result.reason.slice(12)}`;
+          const result = await runOne(check, suite, options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, stopped);
+          if (state.aborted === undefined && result.result === 'fail' && !(await reachable(suite))) {
+            state.aborted = `the broker went away during ${check.id}: ${result.reason}`;
+            stop(state.aborted);
           }
           results.push(result);
           options.onResult?.(result);
@@ -79,7 +85,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   };
 }
 
-async function runOne(check: Check, suite: Suite, timeoutMs: number): Promise<CheckResult> {
+async function runOne(check: Check, suite: Suite, timeoutMs: number, stopped: Promise<string>): Promise<CheckResult> {
   const probe = new Probe(suite);
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
@@ -89,7 +95,10 @@ async function runOne(check: Check, suite: Suite, timeoutMs: number): Promise<Ch
   let result: CheckResult['result'];
   let reason: string;
   try {
-    reason = await Promise.race([check.run(probe), timeout]);
+    const gaveUp = stopped.then((why) => {
+      throw new CheckFailed(`not finished: the run stopped (${why.split(':')[0]})`);
+    });
+    reason = await Promise.race([check.run(probe), timeout, gaveUp]);
     result = 'pass';
   } catch (err) {
     result = err instanceof CheckSkipped ? 'skip' : 'fail';

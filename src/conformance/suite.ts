@@ -8,11 +8,12 @@ import { type EncodeBatchOptions, encodeRecordBatch } from '../../codecs/records
 import { FindCoordinator } from '../../protocol/apis/find-coordinator.js';
 import { Produce } from '../../protocol/apis/produce.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
+import { kafkaError } from '../../protocol/kafka-error.js';
 import { Client, type ClientConfig } from '../client.js';
 import type { BrokerApiVersions } from '../network/api-versions.js';
 import { Connection } from '../network/connection.js';
 import { securityOptions } from '../network/security/config.js';
-import type { Probe } from './probe.js';
+import { errorName, type Probe } from './probe.js';
 
 export interface SuiteOptions {
   bootstrap: string;
@@ -26,6 +27,12 @@ export interface SuiteOptions {
 }
 
 const COORDINATOR_WAIT_MS = 15_000;
+const LEADER_WAIT_MS = 10_000;
+const LEADER_RETRIABLE = new Set<number>([
+  ErrorCode.NOT_LEADER_OR_FOLLOWER,
+  ErrorCode.LEADER_NOT_AVAILABLE,
+  ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+]);
 const COORDINATOR_RETRIABLE = new Set<number>([
   ErrorCode.NOT_COORDINATOR,
   ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
@@ -176,22 +183,30 @@ export class Suite {
     records: readonly RecordInput[],
     batch: EncodeBatchOptions & { transactionalId?: string } = {},
   ): Promise<bigint> {
-    const connection = await this.leader(topic, partition);
     const body = {
       transactionalId: batch.transactionalId ?? null,
       acks: -1,
       timeoutMs: 10_000,
       topicData: [{ name: topic, partitionData: [{ index: partition, records: encodeRecordBatch(records, batch) }] }],
     };
-    const version = producibleByName(connection);
-    const response = probe
-      ? await probe.send(connection, Produce, body, { version })
-      : await connection.request(Produce, body, { version });
-    const p = response.responses[0]?.partitionResponses[0];
-    if (p === undefined || p.errorCode !== 0) {
-      throw new Error(`set-up produce to ${topic}-${partition} failed with error code ${p?.errorCode}`);
+    // A topic created a moment ago may not have its leader everywhere yet; Kafka clients retry these errors.
+    const until = Date.now() + LEADER_WAIT_MS;
+    for (;;) {
+      const connection = await this.leader(topic, partition);
+      const version = producibleByName(connection);
+      const response = probe
+        ? await probe.send(connection, Produce, body, { version })
+        : await connection.request(Produce, body, { version });
+      const p = response.responses[0]?.partitionResponses[0];
+      if (p !== undefined && p.errorCode === 0) return p.baseOffset;
+      if (p === undefined || !LEADER_RETRIABLE.has(p.errorCode) || Date.now() > until) {
+        throw new Error(
+          `set-up produce to ${topic}-${partition} answered ${p === undefined ? 'no partition' : errorName(p.errorCode)}`,
+        );
+      }
+      this.client.cluster.noteError(kafkaError(p.errorCode), topic);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    return p.baseOffset;
   }
 
   /**

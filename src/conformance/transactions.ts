@@ -1,86 +1,39 @@
 /**
- * Opening and ending a transaction with raw requests (KIP-98), so ListOffsets and Fetch checks can see an open
- * transaction's last stable offset and an aborted one's entry. tidemark's producer is not transactional, so
- * AddPartitionsToTxn and EndTxn are defined here at the client versions (v3, the classic two-phase flow every
- * Kafka release from 2.4 to 4.x accepts from clients).
+ * Transactions driven with raw requests (KIP-98, KIP-447), so ListOffsets and Fetch checks can see an open
+ * transaction's last stable offset and an aborted one's entry, and OffsetFetch checks a pending transactional
+ * offset commit.
  */
 import type { RecordInput } from '../../codecs/records/index.js';
 import { InitProducerId } from '../../protocol/apis/init-producer-id.js';
-import { array, defineApi, field, structs } from '../../protocol/schema.js';
 import { errorName, type Probe } from './probe.js';
-
-export const AddPartitionsToTxn = defineApi({
-  name: 'AddPartitionsToTxn',
-  key: 24,
-  versions: '3',
-  flexible: '3+',
-  request: [
-    field('transactionalId', 'string', '3'),
-    field('producerId', 'int64', '3'),
-    field('producerEpoch', 'int16', '3'),
-    field(
-      'topics',
-      structs('AddPartitionsToTxnTopic', [field('name', 'string', '3'), field('partitions', array('int32'), '3')]),
-      '3',
-    ),
-  ],
-  response: [
-    field('throttleTimeMs', 'int32', '3'),
-    field(
-      'results',
-      structs('AddPartitionsToTxnTopicResult', [
-        field('name', 'string', '3'),
-        field(
-          'partitions',
-          structs('AddPartitionsToTxnPartitionResult', [
-            field('partitionIndex', 'int32', '3'),
-            field('errorCode', 'int16', '3'),
-          ]),
-          '3',
-        ),
-      ]),
-      '3',
-    ),
-  ],
-});
-
-export const EndTxn = defineApi({
-  name: 'EndTxn',
-  key: 26,
-  versions: '3',
-  flexible: '3+',
-  request: [
-    field('transactionalId', 'string', '3'),
-    field('producerId', 'int64', '3'),
-    field('producerEpoch', 'int16', '3'),
-    field('committed', 'bool', '3'),
-  ],
-  response: [field('throttleTimeMs', 'int32', '3'), field('errorCode', 'int16', '3')],
-});
+import { AddOffsetsToTxn, AddPartitionsToTxn, EndTxn, TxnOffsetCommit } from './txn-apis.js';
 
 const TXN_COORDINATOR = 1;
 
-export interface OpenTransaction {
+/** A transactional producer id with a transaction in progress on its coordinator. */
+export interface Transaction {
+  transactionalId: string;
   producerId: bigint;
   producerEpoch: number;
-  /** Base offset of the transactional batch written. */
-  baseOffset: bigint;
+  /** Adds the partition to the transaction and writes `records` to it; resolves to the batch's base offset. */
+  write(topic: string, partition: number, records: readonly RecordInput[]): Promise<bigint>;
+  /** Commits an offset for `groupId` inside the transaction (AddOffsetsToTxn, then TxnOffsetCommit). */
+  commitOffset(groupId: string, topic: string, partition: number, offset: bigint): Promise<void>;
   /** Commits or aborts; resolves once the coordinator has accepted (markers follow asynchronously). */
   end(commit: boolean): Promise<void>;
 }
 
+export interface OpenTransaction extends Transaction {
+  /** Base offset of the transactional batch written. */
+  baseOffset: bigint;
+}
+
 /**
- * Starts a transaction on `transactionalId` and writes `records` to the partition inside it. Skips the check
- * (with the reason) when the broker does not offer the transaction APIs at the versions clients use.
+ * A transactional producer id for `transactionalId`. Skips the check (with the reason) when the broker does not
+ * offer the transaction APIs at the version clients use.
  */
-export async function openTransaction(
-  probe: Probe,
-  transactionalId: string,
-  topic: string,
-  partition: number,
-  records: readonly RecordInput[],
-): Promise<OpenTransaction> {
-  for (const api of [AddPartitionsToTxn, EndTxn]) {
+export async function beginTransaction(probe: Probe, transactionalId: string): Promise<Transaction> {
+  for (const api of [AddPartitionsToTxn, EndTxn, AddOffsetsToTxn, TxnOffsetCommit]) {
     const range = probe.suite.versions.range(api.key);
     if (range === undefined || range.min > 3 || range.max < 3) {
       probe.skip(`a transaction needs ${api.name} v3, which the broker does not offer`);
@@ -96,33 +49,66 @@ export async function openTransaction(
   );
   if (init.errorCode !== 0) probe.fail(`InitProducerId for a transactional id answered ${errorName(init.errorCode)}`);
   const { producerId, producerEpoch } = init;
-  const add = await probe.send(
-    coordinator,
-    AddPartitionsToTxn,
-    { transactionalId, producerId, producerEpoch, topics: [{ name: topic, partitions: [partition] }] },
-    { version: 3 },
-  );
-  const addError = add.results[0]?.partitions[0]?.errorCode ?? -1;
-  if (addError !== 0) probe.fail(`AddPartitionsToTxn answered ${errorName(addError)}`);
-  const baseOffset = await probe.suite.produce(probe, topic, partition, records, {
-    transactionalId,
-    producerId,
-    producerEpoch,
-    baseSequence: 0,
-    transactional: true,
-  });
+  const ids = { transactionalId, producerId, producerEpoch };
+  const v3 = { version: 3 };
+  let sequence = 0;
   return {
-    producerId,
-    producerEpoch,
-    baseOffset,
-    async end(commit) {
-      const response = await probe.send(
+    ...ids,
+    async write(topic, partition, records) {
+      const add = await probe.send(
         coordinator,
-        EndTxn,
-        { transactionalId, producerId, producerEpoch, committed: commit },
-        { version: 3 },
+        AddPartitionsToTxn,
+        { ...ids, topics: [{ name: topic, partitions: [partition] }] },
+        v3,
       );
+      const addError = add.results[0]?.partitions[0]?.errorCode ?? -1;
+      if (addError !== 0) probe.fail(`AddPartitionsToTxn answered ${errorName(addError)}`);
+      const baseOffset = await probe.suite.produce(probe, topic, partition, records, {
+        ...ids,
+        baseSequence: sequence,
+        transactional: true,
+      });
+      sequence += records.length;
+      return baseOffset;
+    },
+    async commitOffset(groupId, topic, partition, offset) {
+      const added = await probe.send(coordinator, AddOffsetsToTxn, { ...ids, groupId }, v3);
+      if (added.errorCode !== 0) probe.fail(`AddOffsetsToTxn answered ${errorName(added.errorCode)}`);
+      const groupCoordinator = await probe.suite.coordinator(probe, groupId);
+      const committed = await probe.send(
+        groupCoordinator,
+        TxnOffsetCommit,
+        {
+          ...ids,
+          groupId,
+          topics: [
+            {
+              name: topic,
+              partitions: [{ partitionIndex: partition, committedOffset: offset, committedMetadata: '' }],
+            },
+          ],
+        },
+        v3,
+      );
+      const code = committed.topics[0]?.partitions[0]?.errorCode ?? -1;
+      if (code !== 0) probe.fail(`TxnOffsetCommit answered ${errorName(code)}`);
+    },
+    async end(commit) {
+      const response = await probe.send(coordinator, EndTxn, { ...ids, committed: commit }, v3);
       if (response.errorCode !== 0) probe.fail(`EndTxn answered ${errorName(response.errorCode)}`);
     },
   };
+}
+
+/** Starts a transaction on `transactionalId` and writes `records` to the partition inside it. */
+export async function openTransaction(
+  probe: Probe,
+  transactionalId: string,
+  topic: string,
+  partition: number,
+  records: readonly RecordInput[],
+): Promise<OpenTransaction> {
+  const txn = await beginTransaction(probe, transactionalId);
+  const baseOffset = await txn.write(topic, partition, records);
+  return { ...txn, baseOffset };
 }

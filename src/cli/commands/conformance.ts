@@ -4,6 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { jsonSafe } from '../../conformance/probe.js';
 import { formatJson, formatJunit, formatTable } from '../../conformance/report.js';
 import { runConformance } from '../../conformance/runner.js';
 import { AREAS, type Area } from '../../conformance/types.js';
@@ -23,6 +24,7 @@ tidemark-conformance-<run>-… and deleted at the end.
   --only AREA    run only these areas (repeatable or comma-separated): ${AREAS.join(', ')}
   --junit FILE   also write JUnit XML (one testcase per check, evidence in system-out)
   --keep         leave the scratch topics and groups behind
+  --debug        also print the evidence of every failed check on stderr
   --json         the whole report with evidence, then one summary line
                  {"broker":…,"checks":N,"passed":P,"failed":F,"skipped":S}
 
@@ -54,7 +56,16 @@ Exit code 0 only when no check failed.`,
     const junit = ctx.string('junit');
     if (junit !== undefined) writeFileSync(path.resolve(ctx.io.cwd, junit), formatJunit(report));
     if (ctx.json) ctx.io.stdout.write(formatJson(report));
-    else ctx.out(formatTable(report, Math.max(100, ctx.io.columns)));
+    // Reasons are cut to the terminal's width; piped output keeps them whole.
+    else ctx.out(formatTable(report, ctx.io.stdoutIsTTY ? Math.max(100, ctx.io.columns) : Number.POSITIVE_INFINITY));
+    if (ctx.flag('debug')) {
+      // The evidence of what did not pass: requests sent and what came back, for a bug report.
+      for (const r of report.results.filter((x) => x.result === 'fail')) {
+        ctx.note(
+          `${r.id}: ${r.reason}\n  Kafka: ${r.expected} (${r.spec})\n${JSON.stringify(r.evidence, jsonSafe, 2)}`,
+        );
+      }
+    }
     if (report.aborted !== undefined) {
       ctx.note(`tidemark: ${report.aborted}`);
       return report.abortKind === 'authentication'

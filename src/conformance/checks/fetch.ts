@@ -4,6 +4,7 @@
  * an aborted transaction listed.
  */
 import { decodeRecords } from '../../../codecs/records/index.js';
+import { DeleteRecords } from '../../../protocol/apis/delete-records.js';
 import { Fetch } from '../../../protocol/apis/fetch.js';
 import { ErrorCode } from '../../../protocol/error-codes.js';
 import { errorName, type Probe } from '../probe.js';
@@ -81,6 +82,32 @@ export const fetchChecks: Check[] = [
       const answer = await sendFetch(probe, connection, topic, [{ partition: 0, fetchOffset: 1000n }]);
       probe.errorCode(only(probe, answer, 0).errorCode, ErrorCode.OFFSET_OUT_OF_RANGE, 'fetch at offset 1000 of 3');
       return 'OFFSET_OUT_OF_RANGE';
+    },
+  },
+  {
+    id: 'fetch.log-start',
+    area: 'fetch',
+    expected:
+      'after DeleteRecords, a fetch below the new log start is OFFSET_OUT_OF_RANGE and a fetch at it reports that log start',
+    spec: `${GUIDE}; KIP-107`,
+    async run(probe: Probe) {
+      probe.requireVersion(Fetch, 5, 'the log start offset in fetch answers');
+      const topic = await probe.suite.topic('fetch-log-start');
+      await probe.suite.produce(probe, topic, 0, [{ value: 'a' }, { value: 'b' }, { value: 'c' }, { value: 'd' }]);
+      const connection = await probe.suite.leader(topic, 0);
+      const deleted = await probe.send(connection, DeleteRecords, {
+        topics: [{ name: topic, partitions: [{ partitionIndex: 0, offset: 2n }] }],
+        timeoutMs: 10_000,
+      });
+      probe.errorCode(deleted.topics[0]?.partitions[0]?.errorCode ?? -1, 0, 'DeleteRecords to offset 2');
+      const below = only(probe, await sendFetch(probe, connection, topic, [{ partition: 0, fetchOffset: 0n }]), 0);
+      probe.errorCode(below.errorCode, ErrorCode.OFFSET_OUT_OF_RANGE, 'fetch at 0 below log start 2');
+      const at = only(probe, await sendFetch(probe, connection, topic, [{ partition: 0, fetchOffset: 2n }]), 0);
+      probe.errorCode(at.errorCode, 0, 'fetch at the log start');
+      probe.equal(at.logStartOffset, 2n, 'log start offset in the fetch answer');
+      const first = decodeRecords(at.records ?? Buffer.alloc(0)).batches[0]?.records.find((r) => r.offset >= 2n);
+      probe.equal(first?.offset, 2n, 'first record returned');
+      return 'below log start OFFSET_OUT_OF_RANGE; log start 2 reported';
     },
   },
   {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ConsumerGroupHeartbeat } from '../../../protocol/apis/consumer-group-heartbeat.js';
 import { JoinGroup } from '../../../protocol/apis/join-group.js';
 import { ErrorCode } from '../../../protocol/error-codes.js';
+import type { ResponseOf } from '../../../protocol/schema.js';
 import type { Connection } from '../../network/connection.js';
 import { errorName, type Probe } from '../probe.js';
 import type { Check } from '../types.js';
@@ -52,12 +53,7 @@ async function sameBroker(probe: Probe, connection: Connection): Promise<Connect
   return probe.suite.dedicatedConnection({ host: connection.host, port: connection.port });
 }
 
-type Heartbeat848 = Awaited<ReturnType<Connection['request']>> & {
-  errorCode: number;
-  memberEpoch: number;
-  memberId: string | null;
-  assignment: { topicPartitions: { topicId: string; partitions: number[] }[] } | null;
-};
+type Heartbeat848 = ResponseOf<typeof ConsumerGroupHeartbeat>;
 
 export const groupChecks: Check[] = [
   {
@@ -161,15 +157,18 @@ export const groupChecks: Check[] = [
       const topic = await probe.suite.topic('groups-848', 2);
       const groupId = probe.suite.group('kip848');
       const coordinator = await probe.suite.coordinator(probe, groupId);
-      const beat = async (memberId: string, memberEpoch: number, owned: Heartbeat848['assignment'] | 'join') =>
-        (await probe.send(coordinator, ConsumerGroupHeartbeat, {
+      const beat = async (memberId: string, memberEpoch: number, owned: Heartbeat848['assignment'] | 'join') => {
+        // Paced like a fast client: the assignment arrives over a few heartbeats.
+        if (owned !== 'join') await new Promise((resolve) => setTimeout(resolve, 20));
+        return (await probe.send(coordinator, ConsumerGroupHeartbeat, {
           groupId,
           memberId,
           memberEpoch,
           rebalanceTimeoutMs: owned === 'join' ? 10_000 : -1,
           subscribedTopicNames: owned === 'join' ? [topic] : null,
           topicPartitions: owned === 'join' ? [] : (owned?.topicPartitions ?? null),
-        })) as unknown as Heartbeat848;
+        })) as Heartbeat848;
+      };
       const idA = version >= 1 ? randomUUID() : '';
       let a = await beat(idA, 0, 'join');
       if (a.errorCode === ErrorCode.UNSUPPORTED_VERSION || a.errorCode === ErrorCode.INVALID_REQUEST) {

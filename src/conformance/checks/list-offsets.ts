@@ -12,12 +12,12 @@ import type { Check } from '../types.js';
 const GUIDE = 'Kafka protocol guide, ListOffsets API';
 
 /** Six records in three batches; the middle batch holds the largest timestamp (so -3 is not simply the last). */
-interface LogFixture {
+export interface LogFixture {
   topic: string;
   base: number;
 }
 
-function logFixture(probe: Probe): Promise<LogFixture> {
+export function logFixture(probe: Probe): Promise<LogFixture> {
   return probe.suite.shared('list-offsets-log', async () => {
     const topic = await probe.suite.topic('list-offsets');
     const base = Date.now() - 60_000;
@@ -36,7 +36,7 @@ interface Listed {
   leaderEpoch: number;
 }
 
-async function list(
+export async function list(
   probe: Probe,
   topic: string,
   timestamp: bigint,

@@ -17,13 +17,13 @@ const GUIDE = 'Kafka protocol guide, OffsetCommit and OffsetFetch APIs';
 /** Topic ids replace names from v10 of both APIs; the checks name topics, which every version up to 9 does. */
 const BY_NAME_MAX = 9;
 
-interface Committer {
+export interface Committer {
   generationIdOrMemberEpoch?: number;
   memberId?: string;
   groupInstanceId?: string | null;
 }
 
-async function commit(
+export async function commit(
   probe: Probe,
   groupId: string,
   topic: string,
@@ -76,11 +76,12 @@ interface Fetched {
 }
 
 /** OffsetFetch of several groups (v8+: one request), each for the partitions given. */
-async function fetchGroups(
+export async function fetchGroups(
   probe: Probe,
   groups: readonly string[],
   topic: string,
   partitions: number[],
+  requireStable = false,
 ): Promise<Map<string, Fetched[]>> {
   const coordinator = await probe.suite.coordinator(probe, groups[0]);
   const version = Math.min(coordinator.versionFor(OffsetFetch), BY_NAME_MAX);
@@ -96,7 +97,7 @@ async function fetchGroups(
           memberEpoch: -1,
           topics: [{ name: topic, partitionIndexes: partitions }],
         })),
-        requireStable: false,
+        requireStable,
       },
       { version },
     );
@@ -112,7 +113,7 @@ async function fetchGroups(
       const response = await probe.send(coordinator, OffsetFetch, {
         groupId,
         topics: [{ name: topic, partitionIndexes: partitions }],
-        requireStable: false,
+        requireStable,
       });
       out.set(
         groupId,
