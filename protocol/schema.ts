@@ -1,4 +1,5 @@
 import type { UnknownTaggedField } from '../codecs/reader.js';
+import type { GeneratedMessageTypes } from './generated/index.js';
 import type { VersionRange } from './versions.js';
 
 /**
@@ -100,22 +101,27 @@ export interface MessageDef<F extends readonly Field[] = readonly Field[]> {
 export interface ApiDef<
   Req extends readonly Field[] = readonly Field[],
   Res extends readonly Field[] = readonly Field[],
+  Name extends string = string,
 > {
-  readonly name: string;
+  readonly name: Name;
   readonly key: number;
   readonly request: MessageDef<Req>;
   readonly response: MessageDef<Res>;
 }
 
-export function defineApi<const Req extends readonly Field[], const Res extends readonly Field[]>(spec: {
-  name: string;
+export function defineApi<
+  const Name extends string,
+  const Req extends readonly Field[],
+  const Res extends readonly Field[],
+>(spec: {
+  name: Name;
   key: number;
   /** Every version tidemark speaks: the union of what Kafka 3.9 and 4.x accept. */
   versions: VersionRange;
   flexible: VersionRange;
   request: Req;
   response: Res;
-}): ApiDef<Req, Res> {
+}): ApiDef<Req, Res, Name> {
   const message = <F extends readonly Field[]>(suffix: string, fields: F): MessageDef<F> => ({
     name: spec.name + suffix,
     validVersions: spec.versions,
@@ -178,7 +184,49 @@ export type StructInput<F extends readonly Field[]> = {
   [K in F[number] as K['name']]?: Nullable<K, InputOf<K['type']>>;
 } & { _unknownTaggedFields?: UnknownTaggedField[] };
 
-export type RequestOf<A> = A extends ApiDef<infer Req, readonly Field[]> ? StructValue<Req> : never;
-export type RequestInput<A> = A extends ApiDef<infer Req, readonly Field[]> ? StructInput<Req> : never;
-export type ResponseOf<A> = A extends ApiDef<readonly Field[], infer Res> ? StructValue<Res> : never;
-export type ResponseInput<A> = A extends ApiDef<readonly Field[], infer Res> ? StructInput<Res> : never;
+/**
+ * A message's type: the generated interface (protocol/generated/, with each
+ * field's `doc` as hover text) when it is the very type the definition
+ * infers, else the inferred one. A definition edited since `npm run
+ * generate` thus loses only the hover text until the next generation, never
+ * its fields' types.
+ */
+type Documented<Name extends string, Inferred> = Name extends keyof GeneratedMessageTypes
+  ? Same<Inferred, GeneratedMessageTypes[Name]> extends true
+    ? GeneratedMessageTypes[Name]
+    : Inferred
+  : Inferred;
+
+/** Whether two types are assignable both ways. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/**
+ * What may be given to encode a value of type `V`: every field optional,
+ * bytes as any Uint8Array. A homomorphic mapping, so each field keeps its JSDoc.
+ */
+export type InputOfValue<V> = {
+  [K in keyof V]?: K extends '_unknownTaggedFields' ? V[K] : InputOfField<V[K]>;
+};
+
+type InputOfField<T> = T extends Buffer
+  ? Uint8Array
+  : T extends readonly (infer E)[]
+    ? InputOfField<E>[]
+    : T extends object
+      ? InputOfValue<T>
+      : T;
+
+type DocumentedInput<Name extends string, Fields extends readonly Field[]> = Name extends keyof GeneratedMessageTypes
+  ? Same<StructValue<Fields>, GeneratedMessageTypes[Name]> extends true
+    ? InputOfValue<GeneratedMessageTypes[Name]>
+    : StructInput<Fields>
+  : StructInput<Fields>;
+
+export type RequestOf<A> =
+  A extends ApiDef<infer Req, readonly Field[], infer N> ? Documented<`${N}Request`, StructValue<Req>> : never;
+export type RequestInput<A> =
+  A extends ApiDef<infer Req, readonly Field[], infer N> ? DocumentedInput<`${N}Request`, Req> : never;
+export type ResponseOf<A> =
+  A extends ApiDef<readonly Field[], infer Res, infer N> ? Documented<`${N}Response`, StructValue<Res>> : never;
+export type ResponseInput<A> =
+  A extends ApiDef<readonly Field[], infer Res, infer N> ? DocumentedInput<`${N}Response`, Res> : never;

@@ -18,50 +18,74 @@ import {
 /** FetchRequest, every version: a field not in a version holds its default. */
 export interface FetchRequest {
   /**
+   * Cluster id a KRaft controller checks a fetch against; consumers leave it null.
+   *
    * Versions 12+; nullable in 12+; tag 0 in 12+; default null.
    */
   clusterId: string | null;
   /**
+   * Broker id of a follower replica, or -1 for a consumer (moved into replicaState from v15).
+   *
    * Versions 0-14; default -1.
    */
   replicaId: number;
   /**
+   * Who is fetching, when a follower replica fetches (v15+); a consumer leaves the defaults.
+   *
    * Versions 15+; tag 1 in 15+.
    */
   replicaState: FetchRequestReplicaState;
   /**
+   * Longest time the broker may hold the request waiting for minBytes of data.
+   *
    * Versions 0+.
    */
   maxWaitMs: number;
   /**
+   * Least number of record bytes the broker should gather before answering.
+   *
    * Versions 0+.
    */
   minBytes: number;
   /**
+   * Most record bytes the whole response may carry (at least one batch is always returned).
+   *
    * Versions 3+; default 2147483647.
    */
   maxBytes: number;
   /**
+   * 0 = read_uncommitted; 1 = read_committed (stop at the last stable offset, list aborted transactions).
+   *
    * Versions 4+; default 0.
    */
   isolationLevel: number;
   /**
+   * Incremental fetch session this request belongs to, or 0 when there is none yet.
+   *
    * Versions 7+; default 0.
    */
   sessionId: number;
   /**
+   * Position in the fetch session: 0 opens a new one, -1 fetches without a session, 1.. continue it.
+   *
    * Versions 7+; default -1.
    */
   sessionEpoch: number;
   /**
+   * Topics to fetch, each with the partitions wanted from them.
+   *
    * Versions 0+.
    */
   topics: FetchRequestFetchTopic[];
   /**
+   * Partitions to drop from the incremental fetch session.
+   *
    * Versions 7+.
    */
   forgottenTopicsData: FetchRequestForgottenTopic[];
   /**
+   * Rack of the consumer, so the broker may point it at a replica in the same rack.
+   *
    * Versions 11+; default .
    */
   rackId: string;
@@ -71,10 +95,14 @@ export interface FetchRequest {
 /** One ReplicaState of FetchRequest. */
 export interface FetchRequestReplicaState {
   /**
+   * Broker id of the fetching follower, or -1 for a consumer.
+   *
    * Versions 15+; default -1.
    */
   replicaId: number;
   /**
+   * Broker epoch of the fetching follower, or -1 for a consumer.
+   *
    * Versions 15+; default -1.
    */
   replicaEpoch: bigint;
@@ -84,34 +112,50 @@ export interface FetchRequestReplicaState {
 /** One FetchPartition of FetchRequest. */
 export interface FetchRequestFetchPartition {
   /**
+   * Partition index.
+   *
    * Versions 0+.
    */
   partition: number;
   /**
+   * Leader epoch the client believes current, so a stale leader or client is detected; -1 if unknown.
+   *
    * Versions 9+; default -1.
    */
   currentLeaderEpoch: number;
   /**
+   * Offset of the first record wanted: the consumer position.
+   *
    * Versions 0+.
    */
   fetchOffset: bigint;
   /**
+   * Epoch of the last record fetched, letting the leader report log divergence; -1 if unknown.
+   *
    * Versions 12+; default -1.
    */
   lastFetchedEpoch: number;
   /**
+   * Log start offset of a follower replica; -1 for a consumer.
+   *
    * Versions 5+; default -1.
    */
   logStartOffset: bigint;
   /**
+   * Most record bytes this partition may contribute to the response.
+   *
    * Versions 0+.
    */
   partitionMaxBytes: number;
   /**
+   * Log directory of a follower replica; consumers leave it unset.
+   *
    * Versions 17+; tag 0 in 17+.
    */
   replicaDirectoryId: string;
   /**
+   * High watermark a follower replica knows (KIP-1166); consumers leave it unset.
+   *
    * Versions 18+; tag 1 in 18+; default 9223372036854775807.
    */
   highWatermark: bigint;
@@ -121,14 +165,20 @@ export interface FetchRequestFetchPartition {
 /** One FetchTopic of FetchRequest. */
 export interface FetchRequestFetchTopic {
   /**
+   * Topic name (up to v12).
+   *
    * Versions 0-12.
    */
   topic: string;
   /**
+   * Topic id (v13 and later, instead of the name).
+   *
    * Versions 13+.
    */
   topicId: string;
   /**
+   * Partitions of this topic to fetch.
+   *
    * Versions 0+.
    */
   partitions: FetchRequestFetchPartition[];
@@ -138,14 +188,20 @@ export interface FetchRequestFetchTopic {
 /** One ForgottenTopic of FetchRequest. */
 export interface FetchRequestForgottenTopic {
   /**
+   * Topic name (up to v12).
+   *
    * Versions 7-12.
    */
   topic: string;
   /**
+   * Topic id (v13 and later).
+   *
    * Versions 13+.
    */
   topicId: string;
   /**
+   * Partition indexes to forget.
+   *
    * Versions 7+.
    */
   partitions: number[];
@@ -474,7 +530,7 @@ function decodeFetchRequestV18(r: Reader): Record<string, unknown> { try { retur
 
 /** FetchRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const FetchRequestCodecs: GeneratedMessage = {
-  fingerprint: "4e6ee25f9b4",
+  fingerprint: "c9529c26119c",
   versions: {
     0: { decode: decodeFetchRequestV0, encode: encodeFetchRequestV0 },
     1: { decode: decodeFetchRequestV1, encode: encodeFetchRequestV1 },
@@ -501,22 +557,32 @@ export const FetchRequestCodecs: GeneratedMessage = {
 /** FetchResponse, every version: a field not in a version holds its default. */
 export interface FetchResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 1+.
    */
   throttleTimeMs: number;
   /**
+   * Error for the whole request (e.g. a fetch session problem); 0 for none.
+   *
    * Versions 7+.
    */
   errorCode: number;
   /**
+   * Fetch session id to use next, or 0 if the broker keeps no session.
+   *
    * Versions 7+; default 0.
    */
   sessionId: number;
   /**
+   * Results, by topic.
+   *
    * Versions 0+.
    */
   responses: FetchResponseFetchableTopicResponse[];
   /**
+   * Addresses of the brokers named in currentLeader, so the client can reach them without a metadata request.
+   *
    * Versions 16+; tag 0 in 16+.
    */
   nodeEndpoints: FetchResponseNodeEndpoint[];
@@ -526,10 +592,14 @@ export interface FetchResponse {
 /** One EpochEndOffset of FetchResponse. */
 export interface FetchResponseEpochEndOffset {
   /**
+   * Largest epoch the leader has at or before the requested one.
+   *
    * Versions 12+; default -1.
    */
   epoch: number;
   /**
+   * End offset of that epoch on the leader.
+   *
    * Versions 12+; default -1.
    */
   endOffset: bigint;
@@ -539,10 +609,14 @@ export interface FetchResponseEpochEndOffset {
 /** One LeaderIdAndEpoch of FetchResponse. */
 export interface FetchResponseLeaderIdAndEpoch {
   /**
+   * Broker id of the current leader, or -1 if unknown.
+   *
    * Versions 12+; default -1.
    */
   leaderId: number;
   /**
+   * Epoch of the current leader, or -1 if unknown.
+   *
    * Versions 12+; default -1.
    */
   leaderEpoch: number;
@@ -552,10 +626,14 @@ export interface FetchResponseLeaderIdAndEpoch {
 /** One SnapshotId of FetchResponse. */
 export interface FetchResponseSnapshotId {
   /**
+   * End offset of the snapshot.
+   *
    * Versions 0+; default -1.
    */
   endOffset: bigint;
   /**
+   * Epoch of the snapshot.
+   *
    * Versions 0+; default -1.
    */
   epoch: number;
@@ -565,10 +643,14 @@ export interface FetchResponseSnapshotId {
 /** One AbortedTransaction of FetchResponse. */
 export interface FetchResponseAbortedTransaction {
   /**
+   * Producer id of the aborted transaction.
+   *
    * Versions 4+.
    */
   producerId: bigint;
   /**
+   * Offset of the first record of the aborted transaction.
+   *
    * Versions 4+.
    */
   firstOffset: bigint;
@@ -578,46 +660,68 @@ export interface FetchResponseAbortedTransaction {
 /** One PartitionData of FetchResponse. */
 export interface FetchResponsePartitionData {
   /**
+   * Partition index.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Error for this partition; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Offset after the last fully replicated record: how far a consumer can read.
+   *
    * Versions 0+.
    */
   highWatermark: bigint;
   /**
+   * Offset below which every transaction is decided: where read_committed stops; -1 if unknown.
+   *
    * Versions 4+; default -1.
    */
   lastStableOffset: bigint;
   /**
+   * Earliest offset still in the log; -1 if unknown.
+   *
    * Versions 5+; default -1.
    */
   logStartOffset: bigint;
   /**
+   * Set when the log diverges from the fetcher at lastFetchedEpoch: where the fetcher must truncate to.
+   *
    * Versions 12+; tag 0 in 12+.
    */
   divergingEpoch: FetchResponseEpochEndOffset;
   /**
+   * The new leader, when the fetch went to a broker that is no longer leader (KIP-951).
+   *
    * Versions 12+; tag 1 in 12+.
    */
   currentLeader: FetchResponseLeaderIdAndEpoch;
   /**
+   * Snapshot to fetch instead, when the offset is older than the log (KRaft metadata log only).
+   *
    * Versions 12+; tag 2 in 12+.
    */
   snapshotId: FetchResponseSnapshotId;
   /**
+   * Aborted transactions overlapping the returned records (read_committed only); null if none.
+   *
    * Versions 4+; nullable in 4+.
    */
   abortedTransactions: FetchResponseAbortedTransaction[] | null;
   /**
+   * Replica the consumer should fetch from instead (rack-aware fetching), or -1.
+   *
    * Versions 11+; default -1.
    */
   preferredReadReplica: number;
   /**
+   * The record batches, as raw bytes; null or empty if none.
+   *
    * Versions 0+; nullable in 0+.
    */
   records: Buffer | null;
@@ -627,14 +731,20 @@ export interface FetchResponsePartitionData {
 /** One FetchableTopicResponse of FetchResponse. */
 export interface FetchResponseFetchableTopicResponse {
   /**
+   * Topic name (up to v12).
+   *
    * Versions 0-12.
    */
   topic: string;
   /**
+   * Topic id (v13 and later).
+   *
    * Versions 13+.
    */
   topicId: string;
   /**
+   * Results for the partitions of this topic.
+   *
    * Versions 0+.
    */
   partitions: FetchResponsePartitionData[];
@@ -644,18 +754,26 @@ export interface FetchResponseFetchableTopicResponse {
 /** One NodeEndpoint of FetchResponse. */
 export interface FetchResponseNodeEndpoint {
   /**
+   * Broker id.
+   *
    * Versions 16+.
    */
   nodeId: number;
   /**
+   * Broker host name.
+   *
    * Versions 16+.
    */
   host: string;
   /**
+   * Broker port.
+   *
    * Versions 16+.
    */
   port: number;
   /**
+   * Broker rack, or null.
+   *
    * Versions 16+; nullable in 16+; default null.
    */
   rack: string | null;
@@ -978,7 +1096,7 @@ function decodeFetchResponseV18(r: Reader): Record<string, unknown> { try { retu
 
 /** FetchResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const FetchResponseCodecs: GeneratedMessage = {
-  fingerprint: "4f978685a51",
+  fingerprint: "7701da9311a7",
   versions: {
     0: { decode: decodeFetchResponseV0, encode: encodeFetchResponseV0 },
     1: { decode: decodeFetchResponseV1, encode: encodeFetchResponseV1 },

@@ -18,14 +18,20 @@ import {
 /** FindCoordinatorRequest, every version: a field not in a version holds its default. */
 export interface FindCoordinatorRequest {
   /**
+   * Group id or transactional id whose coordinator is wanted (up to v3).
+   *
    * Versions 0-3.
    */
   key: string;
   /**
+   * 0 for a group, 1 for a transaction.
+   *
    * Versions 1+; default 0.
    */
   keyType: number;
   /**
+   * Group or transactional ids whose coordinators are wanted (v4 and later).
+   *
    * Versions 4+.
    */
   coordinatorKeys: string[];
@@ -108,7 +114,7 @@ function decodeFindCoordinatorRequestV6(r: Reader): Record<string, unknown> { tr
 
 /** FindCoordinatorRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const FindCoordinatorRequestCodecs: GeneratedMessage = {
-  fingerprint: "d190681f12a",
+  fingerprint: "e806366a1f4",
   versions: {
     0: { decode: decodeFindCoordinatorRequestV0, encode: encodeFindCoordinatorRequestV0 },
     1: { decode: decodeFindCoordinatorRequestV1, encode: encodeFindCoordinatorRequestV1 },
@@ -123,30 +129,44 @@ export const FindCoordinatorRequestCodecs: GeneratedMessage = {
 /** FindCoordinatorResponse, every version: a field not in a version holds its default. */
 export interface FindCoordinatorResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 1+.
    */
   throttleTimeMs: number;
   /**
+   * Error (up to v3); 0 for none.
+   *
    * Versions 0-3.
    */
   errorCode: number;
   /**
+   * Why it failed (up to v3), or null.
+   *
    * Versions 1-3; nullable in 1-3.
    */
   errorMessage: string | null;
   /**
+   * Broker id of the coordinator (up to v3).
+   *
    * Versions 0-3.
    */
   nodeId: number;
   /**
+   * Host of the coordinator (up to v3).
+   *
    * Versions 0-3.
    */
   host: string;
   /**
+   * Port of the coordinator (up to v3).
+   *
    * Versions 0-3.
    */
   port: number;
   /**
+   * One coordinator per key asked for (v4 and later).
+   *
    * Versions 4+.
    */
   coordinators: FindCoordinatorResponseCoordinator[];
@@ -156,26 +176,38 @@ export interface FindCoordinatorResponse {
 /** One Coordinator of FindCoordinatorResponse. */
 export interface FindCoordinatorResponseCoordinator {
   /**
+   * The group or transactional id.
+   *
    * Versions 4+.
    */
   key: string;
   /**
+   * Broker id of its coordinator.
+   *
    * Versions 4+.
    */
   nodeId: number;
   /**
+   * Host of its coordinator.
+   *
    * Versions 4+.
    */
   host: string;
   /**
+   * Port of its coordinator.
+   *
    * Versions 4+.
    */
   port: number;
   /**
+   * Error for this key (e.g. COORDINATOR_NOT_AVAILABLE); 0 for none.
+   *
    * Versions 4+.
    */
   errorCode: number;
   /**
+   * Why it failed, or null.
+   *
    * Versions 4+; nullable in 4+.
    */
   errorMessage: string | null;
@@ -266,7 +298,7 @@ function decodeFindCoordinatorResponseV6(r: Reader): Record<string, unknown> { t
 
 /** FindCoordinatorResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const FindCoordinatorResponseCodecs: GeneratedMessage = {
-  fingerprint: "2b998f1638b",
+  fingerprint: "ce7626de5fb",
   versions: {
     0: { decode: decodeFindCoordinatorResponseV0, encode: encodeFindCoordinatorResponseV0 },
     1: { decode: decodeFindCoordinatorResponseV1, encode: encodeFindCoordinatorResponseV1 },

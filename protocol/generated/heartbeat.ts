@@ -18,18 +18,26 @@ import {
 /** HeartbeatRequest, every version: a field not in a version holds its default. */
 export interface HeartbeatRequest {
   /**
+   * Group id.
+   *
    * Versions 0+.
    */
   groupId: string;
   /**
+   * Generation the member is in.
+   *
    * Versions 0+.
    */
   generationId: number;
   /**
+   * Member id.
+   *
    * Versions 0+.
    */
   memberId: string;
   /**
+   * Static member id, or null.
+   *
    * Versions 3+; nullable in 3+; default null.
    */
   groupInstanceId: string | null;
@@ -90,7 +98,7 @@ function decodeHeartbeatRequestV4(r: Reader): Record<string, unknown> { try { re
 
 /** HeartbeatRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const HeartbeatRequestCodecs: GeneratedMessage = {
-  fingerprint: "226e642014c",
+  fingerprint: "02c2fc9e1b9",
   versions: {
     0: { decode: decodeHeartbeatRequestV0, encode: encodeHeartbeatRequestV0 },
     1: { decode: decodeHeartbeatRequestV1, encode: encodeHeartbeatRequestV1 },
@@ -103,10 +111,14 @@ export const HeartbeatRequestCodecs: GeneratedMessage = {
 /** HeartbeatResponse, every version: a field not in a version holds its default. */
 export interface HeartbeatResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 1+.
    */
   throttleTimeMs: number;
   /**
+   * Error; REBALANCE_IN_PROGRESS means rejoin, ILLEGAL_GENERATION or UNKNOWN_MEMBER_ID that the member is out of date.
+   *
    * Versions 0+.
    */
   errorCode: number;
@@ -167,7 +179,7 @@ function decodeHeartbeatResponseV4(r: Reader): Record<string, unknown> { try { r
 
 /** HeartbeatResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const HeartbeatResponseCodecs: GeneratedMessage = {
-  fingerprint: "30667a5cd3",
+  fingerprint: "08d125c31b2",
   versions: {
     0: { decode: decodeHeartbeatResponseV0, encode: encodeHeartbeatResponseV0 },
     1: { decode: decodeHeartbeatResponseV1, encode: encodeHeartbeatResponseV1 },

@@ -18,34 +18,50 @@ import {
 /** JoinGroupRequest, every version: a field not in a version holds its default. */
 export interface JoinGroupRequest {
   /**
+   * Group to join.
+   *
    * Versions 0+.
    */
   groupId: string;
   /**
+   * How long the coordinator waits for a heartbeat before it removes the member.
+   *
    * Versions 0+.
    */
   sessionTimeoutMs: number;
   /**
+   * How long the coordinator waits for every member to rejoin during a rebalance.
+   *
    * Versions 1+; default -1.
    */
   rebalanceTimeoutMs: number;
   /**
+   * Member id given by the coordinator; empty on the first join.
+   *
    * Versions 0+.
    */
   memberId: string;
   /**
+   * Static member id (group.instance.id), or null for a dynamic member.
+   *
    * Versions 5+; nullable in 5+; default null.
    */
   groupInstanceId: string | null;
   /**
+   * Kind of group, e.g. "consumer".
+   *
    * Versions 0+.
    */
   protocolType: string;
   /**
+   * Assignment protocols the member supports, in order of preference.
+   *
    * Versions 0+.
    */
   protocols: JoinGroupRequestJoinGroupRequestProtocol[];
   /**
+   * Why the member is joining, for the broker log; null if none.
+   *
    * Versions 8+; nullable in 8+; default null.
    */
   reason: string | null;
@@ -55,10 +71,14 @@ export interface JoinGroupRequest {
 /** One JoinGroupRequestProtocol of JoinGroupRequest. */
 export interface JoinGroupRequestJoinGroupRequestProtocol {
   /**
+   * Protocol (assignor) name, e.g. "range" or "cooperative-sticky".
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Protocol metadata: for consumers, the encoded ConsumerProtocolSubscription.
+   *
    * Versions 0+.
    */
   metadata: Buffer;
@@ -183,7 +203,7 @@ function decodeJoinGroupRequestV9(r: Reader): Record<string, unknown> { try { re
 
 /** JoinGroupRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const JoinGroupRequestCodecs: GeneratedMessage = {
-  fingerprint: "c955f79e329",
+  fingerprint: "418bc2c95d5",
   versions: {
     0: { decode: decodeJoinGroupRequestV0, encode: encodeJoinGroupRequestV0 },
     1: { decode: decodeJoinGroupRequestV1, encode: encodeJoinGroupRequestV1 },
@@ -201,38 +221,56 @@ export const JoinGroupRequestCodecs: GeneratedMessage = {
 /** JoinGroupResponse, every version: a field not in a version holds its default. */
 export interface JoinGroupResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 2+.
    */
   throttleTimeMs: number;
   /**
+   * Error; 0 for none (MEMBER_ID_REQUIRED asks to join again with the given memberId).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Generation of the group this join produced.
+   *
    * Versions 0+; default -1.
    */
   generationId: number;
   /**
+   * Kind of group, or null.
+   *
    * Versions 7+; nullable in 7+; default null.
    */
   protocolType: string | null;
   /**
+   * Protocol the coordinator chose, or null.
+   *
    * Versions 0+; nullable in 7+.
    */
   protocolName: string | null;
   /**
+   * Member id of the leader, which computes the assignment.
+   *
    * Versions 0+.
    */
   leader: string;
   /**
+   * The leader should not compute an assignment (the broker already knows it).
+   *
    * Versions 9+; default false.
    */
   skipAssignment: boolean;
   /**
+   * This member's id.
+   *
    * Versions 0+.
    */
   memberId: string;
   /**
+   * Every member with its metadata, sent to the leader only.
+   *
    * Versions 0+.
    */
   members: JoinGroupResponseJoinGroupResponseMember[];
@@ -242,14 +280,20 @@ export interface JoinGroupResponse {
 /** One JoinGroupResponseMember of JoinGroupResponse. */
 export interface JoinGroupResponseJoinGroupResponseMember {
   /**
+   * Member id.
+   *
    * Versions 0+.
    */
   memberId: string;
   /**
+   * Static member id, or null.
+   *
    * Versions 5+; nullable in 5+; default null.
    */
   groupInstanceId: string | null;
   /**
+   * The member's protocol metadata (its subscription).
+   *
    * Versions 0+.
    */
   metadata: Buffer;
@@ -384,7 +428,7 @@ function decodeJoinGroupResponseV9(r: Reader): Record<string, unknown> { try { r
 
 /** JoinGroupResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const JoinGroupResponseCodecs: GeneratedMessage = {
-  fingerprint: "008a243e3c5",
+  fingerprint: "c7305e99668",
   versions: {
     0: { decode: decodeJoinGroupResponseV0, encode: encodeJoinGroupResponseV0 },
     1: { decode: decodeJoinGroupResponseV1, encode: encodeJoinGroupResponseV1 },

@@ -18,14 +18,20 @@ import {
 /** LeaveGroupRequest, every version: a field not in a version holds its default. */
 export interface LeaveGroupRequest {
   /**
+   * Group to leave.
+   *
    * Versions 0+.
    */
   groupId: string;
   /**
+   * Member leaving (up to v2).
+   *
    * Versions 0-2.
    */
   memberId: string;
   /**
+   * Members leaving (v3 and later; several static members may leave at once).
+   *
    * Versions 3+.
    */
   members: LeaveGroupRequestMemberIdentity[];
@@ -35,14 +41,20 @@ export interface LeaveGroupRequest {
 /** One MemberIdentity of LeaveGroupRequest. */
 export interface LeaveGroupRequestMemberIdentity {
   /**
+   * Member id.
+   *
    * Versions 3+.
    */
   memberId: string;
   /**
+   * Static member id, or null.
+   *
    * Versions 3+; nullable in 3+; default null.
    */
   groupInstanceId: string | null;
   /**
+   * Why the member leaves, for the broker log; null if none.
+   *
    * Versions 5+; nullable in 5+; default null.
    */
   reason: string | null;
@@ -137,7 +149,7 @@ function decodeLeaveGroupRequestV5(r: Reader): Record<string, unknown> { try { r
 
 /** LeaveGroupRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const LeaveGroupRequestCodecs: GeneratedMessage = {
-  fingerprint: "2a7ba453222",
+  fingerprint: "df8b0bfd326",
   versions: {
     0: { decode: decodeLeaveGroupRequestV0, encode: encodeLeaveGroupRequestV0 },
     1: { decode: decodeLeaveGroupRequestV1, encode: encodeLeaveGroupRequestV1 },
@@ -151,14 +163,20 @@ export const LeaveGroupRequestCodecs: GeneratedMessage = {
 /** LeaveGroupResponse, every version: a field not in a version holds its default. */
 export interface LeaveGroupResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 1+.
    */
   throttleTimeMs: number;
   /**
+   * Error for the request; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Result for each member that asked to leave.
+   *
    * Versions 3+.
    */
   members: LeaveGroupResponseMemberResponse[];
@@ -168,14 +186,20 @@ export interface LeaveGroupResponse {
 /** One MemberResponse of LeaveGroupResponse. */
 export interface LeaveGroupResponseMemberResponse {
   /**
+   * Member id.
+   *
    * Versions 3+.
    */
   memberId: string;
   /**
+   * Static member id, or null.
+   *
    * Versions 3+; nullable in 3+.
    */
   groupInstanceId: string | null;
   /**
+   * Error for this member; 0 for none.
+   *
    * Versions 3+.
    */
   errorCode: number;
@@ -264,7 +288,7 @@ function decodeLeaveGroupResponseV5(r: Reader): Record<string, unknown> { try { 
 
 /** LeaveGroupResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const LeaveGroupResponseCodecs: GeneratedMessage = {
-  fingerprint: "f0bdeff71fc",
+  fingerprint: "712d56cd320",
   versions: {
     0: { decode: decodeLeaveGroupResponseV0, encode: encodeLeaveGroupResponseV0 },
     1: { decode: decodeLeaveGroupResponseV1, encode: encodeLeaveGroupResponseV1 },

@@ -18,18 +18,26 @@ import {
 /** ListOffsetsRequest, every version: a field not in a version holds its default. */
 export interface ListOffsetsRequest {
   /**
+   * Broker id of a follower asking, or -1 for a client.
+   *
    * Versions 0+.
    */
   replicaId: number;
   /**
+   * 0 = read_uncommitted (latest is the high watermark); 1 = read_committed (latest is the last stable offset).
+   *
    * Versions 2+.
    */
   isolationLevel: number;
   /**
+   * Topics to look up, each with its partitions.
+   *
    * Versions 0+.
    */
   topics: ListOffsetsRequestListOffsetsTopic[];
   /**
+   * How long the broker may wait for a remote (tiered) lookup.
+   *
    * Versions 10+.
    */
   timeoutMs: number;
@@ -39,18 +47,26 @@ export interface ListOffsetsRequest {
 /** One ListOffsetsPartition of ListOffsetsRequest. */
 export interface ListOffsetsRequestListOffsetsPartition {
   /**
+   * Partition index.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Leader epoch the client believes current; -1 if unknown.
+   *
    * Versions 4+; default -1.
    */
   currentLeaderEpoch: number;
   /**
+   * What to find: -1 latest, -2 earliest, -3 max timestamp, -4 earliest local, -5 latest tiered, or the first offset at or after this time (ms).
+   *
    * Versions 0+.
    */
   timestamp: bigint;
   /**
+   * How many offsets to return (v0 only).
+   *
    * Versions 0; default 1.
    */
   maxNumOffsets: number;
@@ -60,10 +76,14 @@ export interface ListOffsetsRequestListOffsetsPartition {
 /** One ListOffsetsTopic of ListOffsetsRequest. */
 export interface ListOffsetsRequestListOffsetsTopic {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Partitions of this topic to look up.
+   *
    * Versions 0+.
    */
   partitions: ListOffsetsRequestListOffsetsPartition[];
@@ -248,7 +268,7 @@ function decodeListOffsetsRequestV11(r: Reader): Record<string, unknown> { try {
 
 /** ListOffsetsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ListOffsetsRequestCodecs: GeneratedMessage = {
-  fingerprint: "15cbca6e338",
+  fingerprint: "348a48a55be",
   versions: {
     0: { decode: decodeListOffsetsRequestV0, encode: encodeListOffsetsRequestV0 },
     1: { decode: decodeListOffsetsRequestV1, encode: encodeListOffsetsRequestV1 },
@@ -268,10 +288,14 @@ export const ListOffsetsRequestCodecs: GeneratedMessage = {
 /** ListOffsetsResponse, every version: a field not in a version holds its default. */
 export interface ListOffsetsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 2+.
    */
   throttleTimeMs: number;
   /**
+   * Results, by topic.
+   *
    * Versions 0+.
    */
   topics: ListOffsetsResponseListOffsetsTopicResponse[];
@@ -281,26 +305,38 @@ export interface ListOffsetsResponse {
 /** One ListOffsetsPartitionResponse of ListOffsetsResponse. */
 export interface ListOffsetsResponseListOffsetsPartitionResponse {
   /**
+   * Partition index.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Error for this partition; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * The offsets found (v0 only).
+   *
    * Versions 0.
    */
   oldStyleOffsets: bigint[];
   /**
+   * Timestamp of the record found, or -1.
+   *
    * Versions 1+; default -1.
    */
   timestamp: bigint;
   /**
+   * The offset found, or -1 if there is none (e.g. no record at or after the timestamp).
+   *
    * Versions 1+; default -1.
    */
   offset: bigint;
   /**
+   * Leader epoch of the record found, or -1.
+   *
    * Versions 4+; default -1.
    */
   leaderEpoch: number;
@@ -310,10 +346,14 @@ export interface ListOffsetsResponseListOffsetsPartitionResponse {
 /** One ListOffsetsTopicResponse of ListOffsetsResponse. */
 export interface ListOffsetsResponseListOffsetsTopicResponse {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Results for the partitions of this topic.
+   *
    * Versions 0+.
    */
   partitions: ListOffsetsResponseListOffsetsPartitionResponse[];
@@ -492,7 +532,7 @@ function decodeListOffsetsResponseV11(r: Reader): Record<string, unknown> { try 
 
 /** ListOffsetsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ListOffsetsResponseCodecs: GeneratedMessage = {
-  fingerprint: "a57de05b390",
+  fingerprint: "b5ff21e157d",
   versions: {
     0: { decode: decodeListOffsetsResponseV0, encode: encodeListOffsetsResponseV0 },
     1: { decode: decodeListOffsetsResponseV1, encode: encodeListOffsetsResponseV1 },

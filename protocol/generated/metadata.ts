@@ -18,18 +18,26 @@ import {
 /** MetadataRequest, every version: a field not in a version holds its default. */
 export interface MetadataRequest {
   /**
+   * Topics to describe; null for every topic, empty for none (brokers and cluster only).
+   *
    * Versions 0+; nullable in 1+.
    */
   topics: MetadataRequestMetadataRequestTopic[] | null;
   /**
+   * Let the broker create missing topics (if it is configured to).
+   *
    * Versions 4+; default true.
    */
   allowAutoTopicCreation: boolean;
   /**
+   * Ask for the operations the client may perform on the cluster (v8-v10).
+   *
    * Versions 8-10.
    */
   includeClusterAuthorizedOperations: boolean;
   /**
+   * Ask for the operations the client may perform on each topic.
+   *
    * Versions 8+.
    */
   includeTopicAuthorizedOperations: boolean;
@@ -39,10 +47,14 @@ export interface MetadataRequest {
 /** One MetadataRequestTopic of MetadataRequest. */
 export interface MetadataRequestMetadataRequestTopic {
   /**
+   * Topic id, to describe a topic by id (v10 and later); zero when named.
+   *
    * Versions 10+.
    */
   topicId: string;
   /**
+   * Topic name, or null when the topic is given by id.
+   *
    * Versions 0+; nullable in 10+.
    */
   name: string | null;
@@ -215,7 +227,7 @@ function decodeMetadataRequestV13(r: Reader): Record<string, unknown> { try { re
 
 /** MetadataRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const MetadataRequestCodecs: GeneratedMessage = {
-  fingerprint: "61f86a2525b",
+  fingerprint: "aa18e60d41c",
   versions: {
     0: { decode: decodeMetadataRequestV0, encode: encodeMetadataRequestV0 },
     1: { decode: decodeMetadataRequestV1, encode: encodeMetadataRequestV1 },
@@ -237,30 +249,44 @@ export const MetadataRequestCodecs: GeneratedMessage = {
 /** MetadataResponse, every version: a field not in a version holds its default. */
 export interface MetadataResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 3+.
    */
   throttleTimeMs: number;
   /**
+   * The brokers of the cluster.
+   *
    * Versions 0+.
    */
   brokers: MetadataResponseMetadataResponseBroker[];
   /**
+   * Cluster id, or null.
+   *
    * Versions 2+; nullable in 2+; default null.
    */
   clusterId: string | null;
   /**
+   * Broker id of the controller, or -1 if unknown.
+   *
    * Versions 1+; default -1.
    */
   controllerId: number;
   /**
+   * The topics asked for.
+   *
    * Versions 0+.
    */
   topics: MetadataResponseMetadataResponseTopic[];
   /**
+   * Bit set of the operations the client may perform on the cluster; -2^31 if not asked.
+   *
    * Versions 8-10; default -2147483648.
    */
   clusterAuthorizedOperations: number;
   /**
+   * Error for the whole request (v13 and later); 0 for none.
+   *
    * Versions 13+.
    */
   errorCode: number;
@@ -270,18 +296,26 @@ export interface MetadataResponse {
 /** One MetadataResponseBroker of MetadataResponse. */
 export interface MetadataResponseMetadataResponseBroker {
   /**
+   * Broker id.
+   *
    * Versions 0+.
    */
   nodeId: number;
   /**
+   * Broker host name.
+   *
    * Versions 0+.
    */
   host: string;
   /**
+   * Broker port.
+   *
    * Versions 0+.
    */
   port: number;
   /**
+   * Broker rack, or null.
+   *
    * Versions 1+; nullable in 1+; default null.
    */
   rack: string | null;
@@ -291,30 +325,44 @@ export interface MetadataResponseMetadataResponseBroker {
 /** One MetadataResponsePartition of MetadataResponse. */
 export interface MetadataResponseMetadataResponsePartition {
   /**
+   * Error for this partition (e.g. LEADER_NOT_AVAILABLE); 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Partition index.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Broker id of the leader, or -1 if there is none.
+   *
    * Versions 0+.
    */
   leaderId: number;
   /**
+   * Epoch of the leader, or -1 if unknown.
+   *
    * Versions 7+; default -1.
    */
   leaderEpoch: number;
   /**
+   * Broker ids of all replicas.
+   *
    * Versions 0+.
    */
   replicaNodes: number[];
   /**
+   * Broker ids of the in-sync replicas.
+   *
    * Versions 0+.
    */
   isrNodes: number[];
   /**
+   * Broker ids of replicas that are offline.
+   *
    * Versions 5+.
    */
   offlineReplicas: number[];
@@ -324,26 +372,38 @@ export interface MetadataResponseMetadataResponsePartition {
 /** One MetadataResponseTopic of MetadataResponse. */
 export interface MetadataResponseMetadataResponseTopic {
   /**
+   * Error for this topic (e.g. UNKNOWN_TOPIC_OR_PARTITION); 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Topic name.
+   *
    * Versions 0+; nullable in 12+.
    */
   name: string | null;
   /**
+   * Topic id.
+   *
    * Versions 10+.
    */
   topicId: string;
   /**
+   * Whether the topic is internal to Kafka (e.g. __consumer_offsets).
+   *
    * Versions 1+; default false.
    */
   isInternal: boolean;
   /**
+   * The partitions of this topic.
+   *
    * Versions 0+.
    */
   partitions: MetadataResponseMetadataResponsePartition[];
   /**
+   * Bit set of the operations the client may perform on the topic; -2^31 if not asked.
+   *
    * Versions 8+; default -2147483648.
    */
   topicAuthorizedOperations: number;
@@ -618,7 +678,7 @@ function decodeMetadataResponseV13(r: Reader): Record<string, unknown> { try { r
 
 /** MetadataResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const MetadataResponseCodecs: GeneratedMessage = {
-  fingerprint: "dbd5d8287ba",
+  fingerprint: "ab5b4940c3b",
   versions: {
     0: { decode: decodeMetadataResponseV0, encode: encodeMetadataResponseV0 },
     1: { decode: decodeMetadataResponseV1, encode: encodeMetadataResponseV1 },

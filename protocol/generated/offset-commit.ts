@@ -18,26 +18,38 @@ import {
 /** OffsetCommitRequest, every version: a field not in a version holds its default. */
 export interface OffsetCommitRequest {
   /**
+   * Group whose offsets are committed.
+   *
    * Versions 0+.
    */
   groupId: string;
   /**
+   * Generation (classic group) or member epoch (KIP-848 group) of the member committing; -1 for a commit from outside the group.
+   *
    * Versions 1+; default -1.
    */
   generationIdOrMemberEpoch: number;
   /**
+   * Member id of the committer; empty for a commit from outside the group.
+   *
    * Versions 1+.
    */
   memberId: string;
   /**
+   * Static member id (group.instance.id), or null.
+   *
    * Versions 7+; nullable in 7+; default null.
    */
   groupInstanceId: string | null;
   /**
+   * How long to keep the offsets (v2-v4); -1 for the broker default.
+   *
    * Versions 2-4; default -1.
    */
   retentionTimeMs: bigint;
   /**
+   * Offsets to commit, by topic.
+   *
    * Versions 0+.
    */
   topics: OffsetCommitRequestOffsetCommitRequestTopic[];
@@ -47,22 +59,32 @@ export interface OffsetCommitRequest {
 /** One OffsetCommitRequestPartition of OffsetCommitRequest. */
 export interface OffsetCommitRequestOffsetCommitRequestPartition {
   /**
+   * Partition index.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * The offset committed: the next record to read (last processed + 1).
+   *
    * Versions 0+.
    */
   committedOffset: bigint;
   /**
+   * Leader epoch of the last record processed, so a later reader can detect truncation; -1 if unknown.
+   *
    * Versions 6+; default -1.
    */
   committedLeaderEpoch: number;
   /**
+   * Commit time in ms (v1 only); -1 for the broker time.
+   *
    * Versions 1; default -1.
    */
   commitTimestamp: bigint;
   /**
+   * Free-form text stored with the offset, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   committedMetadata: string | null;
@@ -72,14 +94,20 @@ export interface OffsetCommitRequestOffsetCommitRequestPartition {
 /** One OffsetCommitRequestTopic of OffsetCommitRequest. */
 export interface OffsetCommitRequestOffsetCommitRequestTopic {
   /**
+   * Topic name (up to v9).
+   *
    * Versions 0-9.
    */
   name: string;
   /**
+   * Topic id (v10 and later).
+   *
    * Versions 10+.
    */
   topicId: string;
   /**
+   * Offsets to commit for the partitions of this topic.
+   *
    * Versions 0+.
    */
   partitions: OffsetCommitRequestOffsetCommitRequestPartition[];
@@ -270,7 +298,7 @@ function decodeOffsetCommitRequestV10(r: Reader): Record<string, unknown> { try 
 
 /** OffsetCommitRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const OffsetCommitRequestCodecs: GeneratedMessage = {
-  fingerprint: "ac873e484d7",
+  fingerprint: "830f4fb783d",
   versions: {
     0: { decode: decodeOffsetCommitRequestV0, encode: encodeOffsetCommitRequestV0 },
     1: { decode: decodeOffsetCommitRequestV1, encode: encodeOffsetCommitRequestV1 },
@@ -289,10 +317,14 @@ export const OffsetCommitRequestCodecs: GeneratedMessage = {
 /** OffsetCommitResponse, every version: a field not in a version holds its default. */
 export interface OffsetCommitResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 3+.
    */
   throttleTimeMs: number;
   /**
+   * Results, by topic.
+   *
    * Versions 0+.
    */
   topics: OffsetCommitResponseOffsetCommitResponseTopic[];
@@ -302,10 +334,14 @@ export interface OffsetCommitResponse {
 /** One OffsetCommitResponsePartition of OffsetCommitResponse. */
 export interface OffsetCommitResponseOffsetCommitResponsePartition {
   /**
+   * Partition index.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Error for this partition (e.g. ILLEGAL_GENERATION for a member out of date); 0 if stored.
+   *
    * Versions 0+.
    */
   errorCode: number;
@@ -315,14 +351,20 @@ export interface OffsetCommitResponseOffsetCommitResponsePartition {
 /** One OffsetCommitResponseTopic of OffsetCommitResponse. */
 export interface OffsetCommitResponseOffsetCommitResponseTopic {
   /**
+   * Topic name (up to v9).
+   *
    * Versions 0-9.
    */
   name: string;
   /**
+   * Topic id (v10 and later).
+   *
    * Versions 10+.
    */
   topicId: string;
   /**
+   * Results for the partitions of this topic.
+   *
    * Versions 0+.
    */
   partitions: OffsetCommitResponseOffsetCommitResponsePartition[];
@@ -469,7 +511,7 @@ function decodeOffsetCommitResponseV10(r: Reader): Record<string, unknown> { try
 
 /** OffsetCommitResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const OffsetCommitResponseCodecs: GeneratedMessage = {
-  fingerprint: "35b332c829b",
+  fingerprint: "3df90533408",
   versions: {
     0: { decode: decodeOffsetCommitResponseV0, encode: encodeOffsetCommitResponseV0 },
     1: { decode: decodeOffsetCommitResponseV1, encode: encodeOffsetCommitResponseV1 },

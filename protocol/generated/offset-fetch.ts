@@ -18,18 +18,26 @@ import {
 /** OffsetFetchRequest, every version: a field not in a version holds its default. */
 export interface OffsetFetchRequest {
   /**
+   * Group whose offsets are read (up to v7; one group per request).
+   *
    * Versions 0-7.
    */
   groupId: string;
   /**
+   * Topics whose offsets are wanted (up to v7); null for every topic the group has offsets for.
+   *
    * Versions 0-7; nullable in 2-7.
    */
   topics: OffsetFetchRequestOffsetFetchRequestTopic[] | null;
   /**
+   * Groups whose offsets are read (v8 and later, several per request).
+   *
    * Versions 8+.
    */
   groups: OffsetFetchRequestOffsetFetchRequestGroup[];
   /**
+   * Wait for pending transactional offset commits to settle instead of returning unstable offsets.
+   *
    * Versions 7+; default false.
    */
   requireStable: boolean;
@@ -39,10 +47,14 @@ export interface OffsetFetchRequest {
 /** One OffsetFetchRequestTopic of OffsetFetchRequest. */
 export interface OffsetFetchRequestOffsetFetchRequestTopic {
   /**
+   * Topic name.
+   *
    * Versions 0-7.
    */
   name: string;
   /**
+   * Partition indexes whose offsets are wanted.
+   *
    * Versions 0-7.
    */
   partitionIndexes: number[];
@@ -52,14 +64,20 @@ export interface OffsetFetchRequestOffsetFetchRequestTopic {
 /** One OffsetFetchRequestTopics of OffsetFetchRequest. */
 export interface OffsetFetchRequestOffsetFetchRequestTopics {
   /**
+   * Topic name (up to v9).
+   *
    * Versions 8-9.
    */
   name: string;
   /**
+   * Topic id (v10 and later).
+   *
    * Versions 10+.
    */
   topicId: string;
   /**
+   * Partition indexes whose offsets are wanted.
+   *
    * Versions 8+.
    */
   partitionIndexes: number[];
@@ -69,18 +87,26 @@ export interface OffsetFetchRequestOffsetFetchRequestTopics {
 /** One OffsetFetchRequestGroup of OffsetFetchRequest. */
 export interface OffsetFetchRequestOffsetFetchRequestGroup {
   /**
+   * Group id.
+   *
    * Versions 8+.
    */
   groupId: string;
   /**
+   * Member id of the asker, for a KIP-848 member checking its own group; null otherwise.
+   *
    * Versions 9+; nullable in 9+; default null.
    */
   memberId: string | null;
   /**
+   * Member epoch of the asker, or -1.
+   *
    * Versions 9+; default -1.
    */
   memberEpoch: number;
   /**
+   * Topics whose offsets are wanted; null for all.
+   *
    * Versions 8+; nullable in 8+.
    */
   topics: OffsetFetchRequestOffsetFetchRequestTopics[] | null;
@@ -265,7 +291,7 @@ function decodeOffsetFetchRequestV10(r: Reader): Record<string, unknown> { try {
 
 /** OffsetFetchRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const OffsetFetchRequestCodecs: GeneratedMessage = {
-  fingerprint: "dfd856174b0",
+  fingerprint: "a88f176a79b",
   versions: {
     0: { decode: decodeOffsetFetchRequestV0, encode: encodeOffsetFetchRequestV0 },
     1: { decode: decodeOffsetFetchRequestV1, encode: encodeOffsetFetchRequestV1 },
@@ -284,18 +310,26 @@ export const OffsetFetchRequestCodecs: GeneratedMessage = {
 /** OffsetFetchResponse, every version: a field not in a version holds its default. */
 export interface OffsetFetchResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 3+.
    */
   throttleTimeMs: number;
   /**
+   * Committed offsets, by topic (up to v7).
+   *
    * Versions 0-7.
    */
   topics: OffsetFetchResponseOffsetFetchResponseTopic[];
   /**
+   * Error for the whole group (up to v7); 0 for none.
+   *
    * Versions 2-7; default 0.
    */
   errorCode: number;
   /**
+   * Committed offsets, by group (v8 and later).
+   *
    * Versions 8+.
    */
   groups: OffsetFetchResponseOffsetFetchResponseGroup[];
@@ -305,22 +339,32 @@ export interface OffsetFetchResponse {
 /** One OffsetFetchResponsePartition of OffsetFetchResponse. */
 export interface OffsetFetchResponseOffsetFetchResponsePartition {
   /**
+   * Partition index.
+   *
    * Versions 0-7.
    */
   partitionIndex: number;
   /**
+   * The committed offset (the next record to read), or -1 if none.
+   *
    * Versions 0-7.
    */
   committedOffset: bigint;
   /**
+   * Leader epoch stored with the offset, or -1.
+   *
    * Versions 5-7; default -1.
    */
   committedLeaderEpoch: number;
   /**
+   * Text stored with the offset, or null.
+   *
    * Versions 0-7; nullable in 0-7.
    */
   metadata: string | null;
   /**
+   * Error for this partition; 0 for none.
+   *
    * Versions 0-7.
    */
   errorCode: number;
@@ -330,10 +374,14 @@ export interface OffsetFetchResponseOffsetFetchResponsePartition {
 /** One OffsetFetchResponseTopic of OffsetFetchResponse. */
 export interface OffsetFetchResponseOffsetFetchResponseTopic {
   /**
+   * Topic name.
+   *
    * Versions 0-7.
    */
   name: string;
   /**
+   * Committed offsets of the partitions of this topic.
+   *
    * Versions 0-7.
    */
   partitions: OffsetFetchResponseOffsetFetchResponsePartition[];
@@ -343,22 +391,32 @@ export interface OffsetFetchResponseOffsetFetchResponseTopic {
 /** One OffsetFetchResponsePartitions of OffsetFetchResponse. */
 export interface OffsetFetchResponseOffsetFetchResponsePartitions {
   /**
+   * Partition index.
+   *
    * Versions 8+.
    */
   partitionIndex: number;
   /**
+   * The committed offset (the next record to read), or -1 if none.
+   *
    * Versions 8+.
    */
   committedOffset: bigint;
   /**
+   * Leader epoch stored with the offset, or -1.
+   *
    * Versions 8+; default -1.
    */
   committedLeaderEpoch: number;
   /**
+   * Text stored with the offset, or null.
+   *
    * Versions 8+; nullable in 8+.
    */
   metadata: string | null;
   /**
+   * Error for this partition; 0 for none.
+   *
    * Versions 8+.
    */
   errorCode: number;
@@ -368,14 +426,20 @@ export interface OffsetFetchResponseOffsetFetchResponsePartitions {
 /** One OffsetFetchResponseTopics of OffsetFetchResponse. */
 export interface OffsetFetchResponseOffsetFetchResponseTopics {
   /**
+   * Topic name (up to v9).
+   *
    * Versions 8-9.
    */
   name: string;
   /**
+   * Topic id (v10 and later).
+   *
    * Versions 10+.
    */
   topicId: string;
   /**
+   * Committed offsets of the partitions of this topic.
+   *
    * Versions 8+.
    */
   partitions: OffsetFetchResponseOffsetFetchResponsePartitions[];
@@ -385,14 +449,20 @@ export interface OffsetFetchResponseOffsetFetchResponseTopics {
 /** One OffsetFetchResponseGroup of OffsetFetchResponse. */
 export interface OffsetFetchResponseOffsetFetchResponseGroup {
   /**
+   * Group id.
+   *
    * Versions 8+.
    */
   groupId: string;
   /**
+   * Committed offsets of this group, by topic.
+   *
    * Versions 8+.
    */
   topics: OffsetFetchResponseOffsetFetchResponseTopics[];
   /**
+   * Error for this group; 0 for none.
+   *
    * Versions 8+; default 0.
    */
   errorCode: number;
@@ -597,7 +667,7 @@ function decodeOffsetFetchResponseV10(r: Reader): Record<string, unknown> { try 
 
 /** OffsetFetchResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const OffsetFetchResponseCodecs: GeneratedMessage = {
-  fingerprint: "9f821d7673d",
+  fingerprint: "2b148066b59",
   versions: {
     0: { decode: decodeOffsetFetchResponseV0, encode: encodeOffsetFetchResponseV0 },
     1: { decode: decodeOffsetFetchResponseV1, encode: encodeOffsetFetchResponseV1 },

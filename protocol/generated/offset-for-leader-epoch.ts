@@ -18,10 +18,14 @@ import {
 /** OffsetForLeaderEpochRequest, every version: a field not in a version holds its default. */
 export interface OffsetForLeaderEpochRequest {
   /**
+   * Broker id of a follower asking, or -1 for a client (-2 for a debugging tool).
+   *
    * Versions 3+; default -2.
    */
   replicaId: number;
   /**
+   * Partitions to look up, by topic.
+   *
    * Versions 0+.
    */
   topics: OffsetForLeaderEpochRequestOffsetForLeaderTopic[];
@@ -31,14 +35,20 @@ export interface OffsetForLeaderEpochRequest {
 /** One OffsetForLeaderPartition of OffsetForLeaderEpochRequest. */
 export interface OffsetForLeaderEpochRequestOffsetForLeaderPartition {
   /**
+   * Partition index.
+   *
    * Versions 0+.
    */
   partition: number;
   /**
+   * Leader epoch the client believes current; -1 if unknown.
+   *
    * Versions 2+; default -1.
    */
   currentLeaderEpoch: number;
   /**
+   * Epoch whose end offset is wanted: the epoch of the last record the client has.
+   *
    * Versions 0+.
    */
   leaderEpoch: number;
@@ -48,10 +58,14 @@ export interface OffsetForLeaderEpochRequestOffsetForLeaderPartition {
 /** One OffsetForLeaderTopic of OffsetForLeaderEpochRequest. */
 export interface OffsetForLeaderEpochRequestOffsetForLeaderTopic {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   topic: string;
   /**
+   * Partitions of this topic.
+   *
    * Versions 0+.
    */
   partitions: OffsetForLeaderEpochRequestOffsetForLeaderPartition[];
@@ -160,7 +174,7 @@ function decodeOffsetForLeaderEpochRequestV4(r: Reader): Record<string, unknown>
 
 /** OffsetForLeaderEpochRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const OffsetForLeaderEpochRequestCodecs: GeneratedMessage = {
-  fingerprint: "0be705482a3",
+  fingerprint: "fcf2a6e7409",
   versions: {
     0: { decode: decodeOffsetForLeaderEpochRequestV0, encode: encodeOffsetForLeaderEpochRequestV0 },
     1: { decode: decodeOffsetForLeaderEpochRequestV1, encode: encodeOffsetForLeaderEpochRequestV1 },
@@ -173,10 +187,14 @@ export const OffsetForLeaderEpochRequestCodecs: GeneratedMessage = {
 /** OffsetForLeaderEpochResponse, every version: a field not in a version holds its default. */
 export interface OffsetForLeaderEpochResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 2+.
    */
   throttleTimeMs: number;
   /**
+   * Results, by topic.
+   *
    * Versions 0+.
    */
   topics: OffsetForLeaderEpochResponseOffsetForLeaderTopicResult[];
@@ -186,18 +204,26 @@ export interface OffsetForLeaderEpochResponse {
 /** One EpochEndOffset of OffsetForLeaderEpochResponse. */
 export interface OffsetForLeaderEpochResponseEpochEndOffset {
   /**
+   * Error for this partition; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Partition index.
+   *
    * Versions 0+.
    */
   partition: number;
   /**
+   * Largest epoch at or below the one asked for, or -1.
+   *
    * Versions 1+; default -1.
    */
   leaderEpoch: number;
   /**
+   * End offset of that epoch: where a client with a diverged log must truncate to; -1 if unknown.
+   *
    * Versions 0+; default -1.
    */
   endOffset: bigint;
@@ -207,10 +233,14 @@ export interface OffsetForLeaderEpochResponseEpochEndOffset {
 /** One OffsetForLeaderTopicResult of OffsetForLeaderEpochResponse. */
 export interface OffsetForLeaderEpochResponseOffsetForLeaderTopicResult {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   topic: string;
   /**
+   * Results for the partitions of this topic.
+   *
    * Versions 0+.
    */
   partitions: OffsetForLeaderEpochResponseEpochEndOffset[];
@@ -315,7 +345,7 @@ function decodeOffsetForLeaderEpochResponseV4(r: Reader): Record<string, unknown
 
 /** OffsetForLeaderEpochResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const OffsetForLeaderEpochResponseCodecs: GeneratedMessage = {
-  fingerprint: "f23bdcb32d3",
+  fingerprint: "498a9280481",
   versions: {
     0: { decode: decodeOffsetForLeaderEpochResponseV0, encode: encodeOffsetForLeaderEpochResponseV0 },
     1: { decode: decodeOffsetForLeaderEpochResponseV1, encode: encodeOffsetForLeaderEpochResponseV1 },

@@ -18,18 +18,26 @@ import {
 /** ProduceRequest, every version: a field not in a version holds its default. */
 export interface ProduceRequest {
   /**
+   * Transactional id of a transactional producer, or null.
+   *
    * Versions 3+; nullable in 3+; default null.
    */
   transactionalId: string | null;
   /**
+   * Acknowledgements wanted: 0 none (no response), 1 the leader, -1 every in-sync replica.
+   *
    * Versions 0+.
    */
   acks: number;
   /**
+   * How long the broker may wait for the acknowledgements acks asks for.
+   *
    * Versions 0+.
    */
   timeoutMs: number;
   /**
+   * Records to write, by topic.
+   *
    * Versions 0+.
    */
   topicData: ProduceRequestTopicProduceData[];
@@ -39,10 +47,14 @@ export interface ProduceRequest {
 /** One PartitionProduceData of ProduceRequest. */
 export interface ProduceRequestPartitionProduceData {
   /**
+   * Partition index.
+   *
    * Versions 0+.
    */
   index: number;
   /**
+   * The record batches to append, as raw bytes.
+   *
    * Versions 0+; nullable in 0+.
    */
   records: Buffer | null;
@@ -52,14 +64,20 @@ export interface ProduceRequestPartitionProduceData {
 /** One TopicProduceData of ProduceRequest. */
 export interface ProduceRequestTopicProduceData {
   /**
+   * Topic name (up to v12).
+   *
    * Versions 0-12.
    */
   name: string;
   /**
+   * Topic id (v13 and later).
+   *
    * Versions 13+.
    */
   topicId: string;
   /**
+   * Records to write to the partitions of this topic.
+   *
    * Versions 0+.
    */
   partitionData: ProduceRequestPartitionProduceData[];
@@ -234,7 +252,7 @@ function decodeProduceRequestV13(r: Reader): Record<string, unknown> { try { ret
 
 /** ProduceRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ProduceRequestCodecs: GeneratedMessage = {
-  fingerprint: "c88f901b304",
+  fingerprint: "43ce7b144dc",
   versions: {
     0: { decode: decodeProduceRequestV0, encode: encodeProduceRequestV0 },
     1: { decode: decodeProduceRequestV1, encode: encodeProduceRequestV1 },
@@ -256,14 +274,20 @@ export const ProduceRequestCodecs: GeneratedMessage = {
 /** ProduceResponse, every version: a field not in a version holds its default. */
 export interface ProduceResponse {
   /**
+   * Results, by topic.
+   *
    * Versions 0+.
    */
   responses: ProduceResponseTopicProduceResponse[];
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 1+; default 0.
    */
   throttleTimeMs: number;
   /**
+   * Addresses of the brokers named in currentLeader.
+   *
    * Versions 10+; tag 0 in 10+.
    */
   nodeEndpoints: ProduceResponseNodeEndpoint[];
@@ -273,10 +297,14 @@ export interface ProduceResponse {
 /** One BatchIndexAndErrorMessage of ProduceResponse. */
 export interface ProduceResponseBatchIndexAndErrorMessage {
   /**
+   * Index of the failing record within its batch.
+   *
    * Versions 8+.
    */
   batchIndex: number;
   /**
+   * Why that record failed, or null.
+   *
    * Versions 8+; nullable in 8+; default null.
    */
   batchIndexErrorMessage: string | null;
@@ -286,10 +314,14 @@ export interface ProduceResponseBatchIndexAndErrorMessage {
 /** One LeaderIdAndEpoch of ProduceResponse. */
 export interface ProduceResponseLeaderIdAndEpoch {
   /**
+   * Broker id of the current leader, or -1 if unknown.
+   *
    * Versions 10+; default -1.
    */
   leaderId: number;
   /**
+   * Epoch of the current leader, or -1 if unknown.
+   *
    * Versions 10+; default -1.
    */
   leaderEpoch: number;
@@ -299,34 +331,50 @@ export interface ProduceResponseLeaderIdAndEpoch {
 /** One PartitionProduceResponse of ProduceResponse. */
 export interface ProduceResponsePartitionProduceResponse {
   /**
+   * Partition index.
+   *
    * Versions 0+.
    */
   index: number;
   /**
+   * Error for this partition; 0 if the records were appended.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Offset given to the first appended record.
+   *
    * Versions 0+.
    */
   baseOffset: bigint;
   /**
+   * Broker time of the append when the topic uses LogAppendTime, else -1.
+   *
    * Versions 2+; default -1.
    */
   logAppendTimeMs: bigint;
   /**
+   * Earliest offset in the log after the append.
+   *
    * Versions 5+; default -1.
    */
   logStartOffset: bigint;
   /**
+   * Records that made the batch fail, by index within the batch.
+   *
    * Versions 8+.
    */
   recordErrors: ProduceResponseBatchIndexAndErrorMessage[];
   /**
+   * Why the partition failed, or null.
+   *
    * Versions 8+; nullable in 8+; default null.
    */
   errorMessage: string | null;
   /**
+   * The new leader, when the request went to a broker that is no longer leader (KIP-951).
+   *
    * Versions 10+; tag 0 in 10+.
    */
   currentLeader: ProduceResponseLeaderIdAndEpoch;
@@ -336,14 +384,20 @@ export interface ProduceResponsePartitionProduceResponse {
 /** One TopicProduceResponse of ProduceResponse. */
 export interface ProduceResponseTopicProduceResponse {
   /**
+   * Topic name (up to v12).
+   *
    * Versions 0-12.
    */
   name: string;
   /**
+   * Topic id (v13 and later).
+   *
    * Versions 13+.
    */
   topicId: string;
   /**
+   * Results for the partitions of this topic.
+   *
    * Versions 0+.
    */
   partitionResponses: ProduceResponsePartitionProduceResponse[];
@@ -353,18 +407,26 @@ export interface ProduceResponseTopicProduceResponse {
 /** One NodeEndpoint of ProduceResponse. */
 export interface ProduceResponseNodeEndpoint {
   /**
+   * Broker id.
+   *
    * Versions 10+.
    */
   nodeId: number;
   /**
+   * Broker host name.
+   *
    * Versions 10+.
    */
   host: string;
   /**
+   * Broker port.
+   *
    * Versions 10+.
    */
   port: number;
   /**
+   * Broker rack, or null.
+   *
    * Versions 10+; nullable in 10+; default null.
    */
   rack: string | null;
@@ -641,7 +703,7 @@ function decodeProduceResponseV13(r: Reader): Record<string, unknown> { try { re
 
 /** ProduceResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ProduceResponseCodecs: GeneratedMessage = {
-  fingerprint: "5842f89e7a2",
+  fingerprint: "64c0db29bde",
   versions: {
     0: { decode: decodeProduceResponseV0, encode: encodeProduceResponseV0 },
     1: { decode: decodeProduceResponseV1, encode: encodeProduceResponseV1 },

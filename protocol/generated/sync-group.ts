@@ -18,30 +18,44 @@ import {
 /** SyncGroupRequest, every version: a field not in a version holds its default. */
 export interface SyncGroupRequest {
   /**
+   * Group id.
+   *
    * Versions 0+.
    */
   groupId: string;
   /**
+   * Generation the member joined.
+   *
    * Versions 0+.
    */
   generationId: number;
   /**
+   * Member id.
+   *
    * Versions 0+.
    */
   memberId: string;
   /**
+   * Static member id, or null.
+   *
    * Versions 3+; nullable in 3+; default null.
    */
   groupInstanceId: string | null;
   /**
+   * Kind of group, or null.
+   *
    * Versions 5+; nullable in 5+; default null.
    */
   protocolType: string | null;
   /**
+   * Protocol the coordinator chose, or null.
+   *
    * Versions 5+; nullable in 5+; default null.
    */
   protocolName: string | null;
   /**
+   * The assignment of every member, sent by the leader only.
+   *
    * Versions 0+.
    */
   assignments: SyncGroupRequestSyncGroupRequestAssignment[];
@@ -51,10 +65,14 @@ export interface SyncGroupRequest {
 /** One SyncGroupRequestAssignment of SyncGroupRequest. */
 export interface SyncGroupRequestSyncGroupRequestAssignment {
   /**
+   * Member id.
+   *
    * Versions 0+.
    */
   memberId: string;
   /**
+   * The member's assignment: for consumers, the encoded ConsumerProtocolAssignment.
+   *
    * Versions 0+.
    */
   assignment: Buffer;
@@ -143,7 +161,7 @@ function decodeSyncGroupRequestV5(r: Reader): Record<string, unknown> { try { re
 
 /** SyncGroupRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const SyncGroupRequestCodecs: GeneratedMessage = {
-  fingerprint: "54bf45e830a",
+  fingerprint: "40ff41df475",
   versions: {
     0: { decode: decodeSyncGroupRequestV0, encode: encodeSyncGroupRequestV0 },
     1: { decode: decodeSyncGroupRequestV1, encode: encodeSyncGroupRequestV1 },
@@ -157,22 +175,32 @@ export const SyncGroupRequestCodecs: GeneratedMessage = {
 /** SyncGroupResponse, every version: a field not in a version holds its default. */
 export interface SyncGroupResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 1+.
    */
   throttleTimeMs: number;
   /**
+   * Error (e.g. REBALANCE_IN_PROGRESS); 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Kind of group, or null.
+   *
    * Versions 5+; nullable in 5+; default null.
    */
   protocolType: string | null;
   /**
+   * Protocol the coordinator chose, or null.
+   *
    * Versions 5+; nullable in 5+; default null.
    */
   protocolName: string | null;
   /**
+   * This member's assignment: for consumers, the encoded ConsumerProtocolAssignment.
+   *
    * Versions 0+.
    */
   assignment: Buffer;
@@ -245,7 +273,7 @@ function decodeSyncGroupResponseV5(r: Reader): Record<string, unknown> { try { r
 
 /** SyncGroupResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const SyncGroupResponseCodecs: GeneratedMessage = {
-  fingerprint: "86cce0301d8",
+  fingerprint: "e1337a1331e",
   versions: {
     0: { decode: decodeSyncGroupResponseV0, encode: encodeSyncGroupResponseV0 },
     1: { decode: decodeSyncGroupResponseV1, encode: encodeSyncGroupResponseV1 },
