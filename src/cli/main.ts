@@ -75,6 +75,7 @@ Commands:
 ${list}
 
 \`tidemark <command> --help\` describes a command and its flags; \`tidemark --version\` prints the version.
+With --json a failure, too, is JSON: one object on stderr, {"error": {"name", "message", "exitCode", …}}.
 
 ${GLOBAL_HELP}
 

@@ -199,4 +199,18 @@ describe('the npm package', () => {
     const { stdout } = await run('npx', ['--offline', 'tidemark', '--version'], scratch);
     expect(stdout).toBe(`${repoPackage.version}\n`);
   });
+
+  it('npx tidemark bench --json: no such command in the package, exit 2, the error as JSON', async () => {
+    const failure = await execFileAsync('npx', ['--offline', 'tidemark', 'bench', '--json'], { cwd: scratch }).then(
+      () => undefined,
+      (err: { code?: number; stderr?: string }) => err,
+    );
+    expect(failure?.code).toBe(2);
+    const { error } = JSON.parse(failure?.stderr ?? '');
+    expect(error).toMatchObject({
+      name: 'UsageError',
+      exitCode: 2,
+      message: 'unknown command "bench" (see tidemark --help)',
+    });
+  });
 });
