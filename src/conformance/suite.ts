@@ -119,14 +119,25 @@ export class Suite {
     return { tls: this.options.tls, sasl: this.options.sasl };
   }
 
-  /** A scratch topic, created once per suite run under the prefix; checks sharing `name` share the topic. */
-  topic(name: string, partitions = 1, configs: Record<string, string> = {}): Promise<string> {
+  /**
+   * A scratch topic, created once per suite run under the prefix; checks sharing `name` share the topic. With
+   * `oneLeader`, every partition is placed on the same broker (fetch sessions live on one broker).
+   */
+  topic(name: string, partitions = 1, configs: Record<string, string> = {}, oneLeader = false): Promise<string> {
     let created = this.topics.get(name);
     if (created === undefined) {
       const full = `${this.prefix}-${name}`;
-      created = this.client.admin
-        .createTopics([{ name: full, numPartitions: partitions, replicationFactor: -1, configs }])
-        .then(() => full);
+      created = (async () => {
+        const spec = { name: full, numPartitions: partitions, replicationFactor: -1, configs };
+        if (oneLeader) {
+          const md = await this.client.metadata({ topics: [] });
+          const node = Math.min(...md.brokers.keys());
+          await this.client.admin.createTopics([
+            { name: full, configs, replicaAssignment: Array.from({ length: partitions }, () => [node]) },
+          ]);
+        } else await this.client.admin.createTopics([spec]);
+        return full;
+      })();
       this.topics.set(name, created);
       created.catch(() => this.topics.delete(name));
     }

@@ -138,12 +138,13 @@ export const fetchChecks: Check[] = [
     spec: 'KIP-227',
     async run(probe: Probe) {
       probe.requireVersion(Fetch, 7, 'fetch sessions');
-      const topic = await probe.suite.topic('fetch-session', 2);
+      const topic = await probe.suite.topic('fetch-session', 2, {}, true);
       await probe.suite.produce(probe, topic, 0, [{ value: 'a' }]);
       await probe.suite.produce(probe, topic, 1, [{ value: 'b' }]);
       const leader = await probe.suite.leader(topic, 0);
       const leader1 = await probe.suite.leader(topic, 1);
-      probe.expect(leader === leader1, 'partitions on different brokers; the check needs one leader');
+      if (leader !== leader1)
+        probe.skip('the broker placed the partitions on different brokers despite the assignment asked for');
       const full = await sendFetch(probe, leader, topic, [{ partition: 0, fetchOffset: 1n }], { sessionEpoch: 0 });
       probe.errorCode(full.errorCode, 0, 'full fetch');
       const sessionId = full.sessionId;

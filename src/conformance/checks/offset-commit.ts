@@ -222,7 +222,7 @@ export const offsetCommitChecks: Check[] = [
     area: 'offset-commit',
     expected:
       'in a consumer-protocol group, a commit with a member epoch other than the member’s (above or below) is STALE_MEMBER_EPOCH',
-    spec: 'KIP-848 (OffsetCommit v9)',
+    spec: 'KIP-848 (OffsetCommit v9, OffsetFetch v9)',
     async run(probe: Probe) {
       probe.requireVersion(OffsetCommit, 9, 'member-epoch commits');
       const version = probe.requireVersion(ConsumerGroupHeartbeat, 0, 'a consumer-protocol group');
@@ -254,7 +254,38 @@ export const offsetCommitChecks: Check[] = [
           ErrorCode.STALE_MEMBER_EPOCH,
           'epoch behind',
         );
-        return 'STALE_MEMBER_EPOCH ahead and behind';
+        const stranger = { ...who, memberId: randomUUID() };
+        probe.errorCode(
+          await commit(probe, groupId, topic, 0, 6n, stranger),
+          ErrorCode.UNKNOWN_MEMBER_ID,
+          'unknown member',
+        );
+        const fetchAs = async (memberId: string, memberEpoch: number) => {
+          const response = await probe.send(
+            coordinator,
+            OffsetFetch,
+            {
+              groups: [{ groupId, memberId, memberEpoch, topics: [{ name: topic, partitionIndexes: [0] }] }],
+              requireStable: false,
+            },
+            { version: 9 },
+          );
+          return response.groups[0]?.errorCode ?? -1;
+        };
+        if (probe.suite.versions.range(OffsetFetch.key)!.max >= 9) {
+          probe.errorCode(await fetchAs(who.memberId, joined.memberEpoch), 0, 'OffsetFetch v9 as the member');
+          probe.errorCode(
+            await fetchAs(who.memberId, joined.memberEpoch - 1),
+            ErrorCode.STALE_MEMBER_EPOCH,
+            'OffsetFetch v9 with an old epoch',
+          );
+          probe.errorCode(
+            await fetchAs(randomUUID(), joined.memberEpoch),
+            ErrorCode.UNKNOWN_MEMBER_ID,
+            'OffsetFetch v9 as an unknown member',
+          );
+        }
+        return 'STALE_MEMBER_EPOCH ahead and behind, UNKNOWN_MEMBER_ID for a stranger; OffsetFetch v9 alike';
       } finally {
         await probe
           .send(coordinator, ConsumerGroupHeartbeat, { groupId, memberId: who.memberId, memberEpoch: -1 })
