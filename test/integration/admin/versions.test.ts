@@ -62,6 +62,14 @@ describe.each(TARGETS)('admin API versions against $label', ({ at, legacy }) => 
     for (const version of legacy ? [0, 1] : [0, 1, 2]) {
       expect(await client.admin.describeCluster({ version })).toEqual(expected);
     }
+    if (legacy) {
+      await expect(client.admin.describeCluster({ includeFencedBrokers: true })).rejects.toThrow(
+        /needs DescribeCluster v2/,
+      );
+    } else {
+      const withFenced = await client.admin.describeCluster({ includeFencedBrokers: true });
+      expect(withFenced.brokers.map((b) => [b.nodeId, b.isFenced])).toEqual([[broker, false]]);
+    }
     const topic = await newTopic(client, 'versions-cluster');
     for (const version of legacy ? [0, 1, 2, 3, 4] : [1, 2, 3, 4, 5]) {
       const dirs = await client.admin.describeLogDirs([broker], { version });
