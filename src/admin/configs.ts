@@ -145,6 +145,7 @@ export async function incrementalAlterConfigs(
 ): Promise<ConfigResource[]> {
   const deadline = deadlineOf(ctx, 'IncrementalAlterConfigs', options);
   checkResources(changes.map((c) => c.resource));
+  for (const c of changes) for (const change of c.changes) operationCode(change);
   return alter(ctx, 'IncrementalAlterConfigs', changes, deadline, async (connection, group) => {
     const version = options.version ?? connection.versionFor(IncrementalAlterConfigs);
     const request = {

@@ -5,6 +5,7 @@ import { Client, type ClientConfig } from '../client.js';
 import { NotFoundError, UsageError } from './errors.js';
 import { type Colours, colours, toJson } from './format.js';
 import { type CliIO, useColour } from './io.js';
+import { checkBootstrap } from './reachability.js';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 export type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
@@ -64,6 +65,9 @@ export class CommandContext {
   readonly json: boolean;
   readonly colours: Colours;
   private connected: Client | undefined;
+  /** Rejects as soon as no bootstrap address can be reached (see reachability.ts); never resolves. */
+  readonly unreachable: Promise<never>;
+  private reportUnreachable: (err: unknown) => void = () => {};
 
   constructor(
     readonly io: CliIO,
@@ -73,11 +77,20 @@ export class CommandContext {
   ) {
     this.json = values.json === true;
     this.colours = colours(useColour(io));
+    this.unreachable = new Promise<never>((_, reject) => {
+      this.reportUnreachable = reject;
+    });
+    this.unreachable.catch(() => {}); // observed by main's race; unobserved when the command never connects
   }
 
-  /** The client, created on first use from the connection flags. */
+  /** The client, created on first use from the connection flags; its bootstrap addresses are checked at once. */
   client(): Client {
-    this.connected ??= new Client(this.clientConfig());
+    if (this.connected === undefined) {
+      const config = this.clientConfig();
+      this.connected = new Client(config);
+      const bootstrap = Array.isArray(config.bootstrap) ? config.bootstrap.join(',') : String(config.bootstrap);
+      checkBootstrap(bootstrap, config.connectTimeoutMs ?? 10_000).catch(this.reportUnreachable);
+    }
     return this.connected;
   }
 

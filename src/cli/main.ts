@@ -147,7 +147,9 @@ async function run(argv: string[], io: CliIO): Promise<number> {
       return ExitCode.OK;
     }
     ctx = new CommandContext(io, command, values, positionals);
-    return await command.run(ctx);
+    const work = command.run(ctx);
+    work.catch(() => {}); // when the bootstrap check settles first, the command's own failure comes later
+    return await Promise.race([work, ctx.unreachable]);
   } catch (err) {
     const code = exitCodeOf(err);
     let hint: string | undefined;
