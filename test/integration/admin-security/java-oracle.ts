@@ -31,6 +31,20 @@ export type JavaScramDescription = Record<
   { mechanism: string; iterations: number }[] | { error: string; message: string }
 >;
 
+export interface JavaTopic {
+  name: string;
+  topicId: string;
+  isInternal: boolean;
+  partitions: {
+    partition: number;
+    leader: number;
+    replicas: number[];
+    isr: number[];
+    eligibleLeaderReplicas: number[];
+    lastKnownElr: number[];
+  }[];
+}
+
 export class AdminSecurityOracle {
   private constructor(private readonly helper: JsonLinesProcess) {}
 
@@ -60,6 +74,11 @@ export class AdminSecurityOracle {
 
   describeQuotas(bootstrap: string, components: JavaQuotaComponent[], strict = false): Promise<JavaQuotaEntry[]> {
     return this.helper.result('describeQuotas', { bootstrap, components, strict });
+  }
+
+  /** Java's describeTopics (DescribeTopicPartitions where the broker has it), partitions without epochs. */
+  describeTopics(bootstrap: string, topics: readonly string[], partitionLimit?: number): Promise<JavaTopic[]> {
+    return this.helper.result('describeTopics', { bootstrap, topics, ...(partitionLimit ? { partitionLimit } : {}) });
   }
 
   close(): Promise<void> {
