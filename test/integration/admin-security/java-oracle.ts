@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import type { AclBinding, AclFilter } from '../../../src/admin/acls.js';
 import { kafkaClasspath } from '../../harness/classpath.js';
 import { type JsonLinesProcess, LIGHT_JVM_FLAGS, startJsonLinesHelper } from '../../harness/java-program.js';
@@ -84,4 +85,16 @@ export class AdminSecurityOracle {
   close(): Promise<void> {
     return this.helper.close();
   }
+}
+
+/** One oracle JVM for the test file: started before its tests, stopped after. Call at the file's top level. */
+export function useOracle(): () => AdminSecurityOracle {
+  let oracle: AdminSecurityOracle | undefined;
+  beforeAll(async () => {
+    oracle = await AdminSecurityOracle.start();
+  }, 120_000);
+  afterAll(async () => {
+    await oracle?.close();
+  });
+  return () => oracle!;
 }
