@@ -1,5 +1,6 @@
-import { createRequire } from 'node:module';
 import * as zlib from 'node:zlib';
+import crc32Module from 'crc-32';
+import crc32cModule from 'crc-32/crc32c.js';
 
 /**
  * The two checksums of Kafka's record formats: CRC-32C (Castagnoli) for
@@ -7,14 +8,8 @@ import * as zlib from 'node:zlib';
  * CRC-32 (IEEE) for the legacy magic 0/1 messages.
  */
 
-interface CrcModule {
-  buf(data: Uint8Array, seed?: number): number;
-}
-
-// crc-32 is CommonJS without an exports map: ESM cannot import its subpath, require can.
-const require = createRequire(import.meta.url);
-const crc32cModule = require('crc-32/crc32c') as CrcModule;
-const crc32Module = require('crc-32') as CrcModule;
+// crc-32 is CommonJS without an exports map: its default export is module.exports, and its subpath is imported by
+// file name (crc32c.js). Static imports, not createRequire, so that bundlers see and include both files.
 
 /** zlib.crc32 (Node >= 20.15) is native and about three times faster than a JS table. */
 const nativeCrc32 = (zlib as unknown as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;

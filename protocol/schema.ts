@@ -1,11 +1,12 @@
 import type { UnknownTaggedField } from '../codecs/reader.js';
+import type { GeneratedMessageTypes } from './generated/index.js';
 import type { VersionRange } from './versions.js';
 
 /**
  * The project's notation for Kafka messages: one definition per API that
- * covers all of its versions. Encoders and decoders are compiled from it
- * (compile.ts) and its TypeScript value types are inferred from it, so a
- * field is written down exactly once.
+ * covers all of its versions. Encoders and decoders are generated from it
+ * at build time (`npm run generate`, protocol/generate/) and its TypeScript
+ * value types are inferred from it, so a field is written down exactly once.
  */
 
 export type PrimitiveType =
@@ -51,6 +52,12 @@ export interface FieldOptions {
   readonly ignorable?: boolean;
   /** Overrides the message's flexible versions for this field's encoding. */
   readonly flexibleVersions?: VersionRange;
+  /**
+   * One line saying what the field means, in the project's own words. The
+   * generator (protocol/generate/) writes it as JSDoc on the generated value
+   * types, so an editor shows it on hover; it never affects the encoding.
+   */
+  readonly doc?: string;
 }
 
 export interface Field<N extends string = string, T extends FieldType = FieldType, Nullable extends boolean = boolean>
@@ -94,22 +101,27 @@ export interface MessageDef<F extends readonly Field[] = readonly Field[]> {
 export interface ApiDef<
   Req extends readonly Field[] = readonly Field[],
   Res extends readonly Field[] = readonly Field[],
+  Name extends string = string,
 > {
-  readonly name: string;
+  readonly name: Name;
   readonly key: number;
   readonly request: MessageDef<Req>;
   readonly response: MessageDef<Res>;
 }
 
-export function defineApi<const Req extends readonly Field[], const Res extends readonly Field[]>(spec: {
-  name: string;
+export function defineApi<
+  const Name extends string,
+  const Req extends readonly Field[],
+  const Res extends readonly Field[],
+>(spec: {
+  name: Name;
   key: number;
   /** Every version tidemark speaks: the union of what Kafka 3.9 and 4.x accept. */
   versions: VersionRange;
   flexible: VersionRange;
   request: Req;
   response: Res;
-}): ApiDef<Req, Res> {
+}): ApiDef<Req, Res, Name> {
   const message = <F extends readonly Field[]>(suffix: string, fields: F): MessageDef<F> => ({
     name: spec.name + suffix,
     validVersions: spec.versions,
@@ -126,9 +138,9 @@ export function defineApi<const Req extends readonly Field[], const Res extends 
 
 // ---- value types, inferred from definitions ----
 
-type NumberType = 'int8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'float64';
+export type NumberType = 'int8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'float64';
 
-type ValueOf<T> = T extends NumberType
+export type ValueOf<T> = T extends NumberType
   ? number
   : T extends 'int64'
     ? bigint
@@ -144,7 +156,7 @@ type ValueOf<T> = T extends NumberType
               ? StructValue<F>
               : never;
 
-type InputOf<T> = T extends NumberType
+export type InputOf<T> = T extends NumberType
   ? number
   : T extends 'int64'
     ? bigint
@@ -160,7 +172,7 @@ type InputOf<T> = T extends NumberType
               ? StructInput<F>
               : never;
 
-type Nullable<F, V> = F extends Field<string, FieldType, infer N> ? (N extends true ? V | null : V) : V;
+export type Nullable<F, V> = F extends Field<string, FieldType, infer N> ? (N extends true ? V | null : V) : V;
 
 /** A decoded structure: every field present (defaults for fields not in the version). */
 export type StructValue<F extends readonly Field[]> = {
@@ -172,7 +184,49 @@ export type StructInput<F extends readonly Field[]> = {
   [K in F[number] as K['name']]?: Nullable<K, InputOf<K['type']>>;
 } & { _unknownTaggedFields?: UnknownTaggedField[] };
 
-export type RequestOf<A> = A extends ApiDef<infer Req, readonly Field[]> ? StructValue<Req> : never;
-export type RequestInput<A> = A extends ApiDef<infer Req, readonly Field[]> ? StructInput<Req> : never;
-export type ResponseOf<A> = A extends ApiDef<readonly Field[], infer Res> ? StructValue<Res> : never;
-export type ResponseInput<A> = A extends ApiDef<readonly Field[], infer Res> ? StructInput<Res> : never;
+/**
+ * A message's type: the generated interface (protocol/generated/, with each
+ * field's `doc` as hover text) when it is the very type the definition
+ * infers, else the inferred one. A definition edited since `npm run
+ * generate` thus loses only the hover text until the next generation, never
+ * its fields' types.
+ */
+type Documented<Name extends string, Inferred> = Name extends keyof GeneratedMessageTypes
+  ? Same<Inferred, GeneratedMessageTypes[Name]> extends true
+    ? GeneratedMessageTypes[Name]
+    : Inferred
+  : Inferred;
+
+/** Whether two types are assignable both ways. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/**
+ * What may be given to encode a value of type `V`: every field optional,
+ * bytes as any Uint8Array. A homomorphic mapping, so each field keeps its JSDoc.
+ */
+export type InputOfValue<V> = {
+  [K in keyof V]?: K extends '_unknownTaggedFields' ? V[K] : InputOfField<V[K]>;
+};
+
+type InputOfField<T> = T extends Buffer
+  ? Uint8Array
+  : T extends readonly (infer E)[]
+    ? InputOfField<E>[]
+    : T extends object
+      ? InputOfValue<T>
+      : T;
+
+type DocumentedInput<Name extends string, Fields extends readonly Field[]> = Name extends keyof GeneratedMessageTypes
+  ? Same<StructValue<Fields>, GeneratedMessageTypes[Name]> extends true
+    ? InputOfValue<GeneratedMessageTypes[Name]>
+    : StructInput<Fields>
+  : StructInput<Fields>;
+
+export type RequestOf<A> =
+  A extends ApiDef<infer Req, readonly Field[], infer N> ? Documented<`${N}Request`, StructValue<Req>> : never;
+export type RequestInput<A> =
+  A extends ApiDef<infer Req, readonly Field[], infer N> ? DocumentedInput<`${N}Request`, Req> : never;
+export type ResponseOf<A> =
+  A extends ApiDef<readonly Field[], infer Res, infer N> ? Documented<`${N}Response`, StructValue<Res>> : never;
+export type ResponseInput<A> =
+  A extends ApiDef<readonly Field[], infer Res, infer N> ? DocumentedInput<`${N}Response`, Res> : never;

@@ -1,9 +1,9 @@
 import { AclAdmin } from './admin/acls.js';
+import { Admin } from './admin/admin.js';
 import { GroupAdmin } from './admin/groups.js';
 import { Offsets } from './admin/offsets.js';
 import { QuotaAdmin } from './admin/quotas.js';
 import { ScramCredentialAdmin } from './admin/scram.js';
-import { TopicAdmin } from './admin/topics.js';
 import { parseBrokerAddress } from './cluster/address.js';
 import { Cluster } from './cluster/cluster.js';
 import type { ClusterMetadata } from './cluster/metadata.js';
@@ -81,7 +81,8 @@ export function validateConfig(config: unknown): ValidConfig {
  * cluster.
  */
 export class Client {
-  readonly admin: TopicAdmin;
+  /** Topics, configs, partitions, records, the cluster and replica moves. */
+  readonly admin: Admin;
   /** Consumer-group administration: list, describe with lag, reset, delete, export and import offsets. */
   readonly groups: GroupAdmin;
   /** Access-control lists: create, describe and delete bindings (the broker needs an authorizer). */
@@ -96,12 +97,15 @@ export class Client {
   readonly coordinators: Coordinators;
   /** Connections and metadata, for code that speaks to brokers directly. */
   readonly cluster: Cluster;
-  private readonly requestTimeoutMs: number | undefined;
+  /** The bound of each request: what every call that sets no timeout of its own inherits (consumers included). */
+  readonly requestTimeoutMs: number;
+  private readonly configuredRequestTimeoutMs: number | undefined;
   private readonly logger: ClientConfig['logger'];
 
   constructor(config: ClientConfig) {
     const valid = validateConfig(config);
-    this.requestTimeoutMs = valid.requestTimeoutMs;
+    this.configuredRequestTimeoutMs = valid.requestTimeoutMs;
+    this.requestTimeoutMs = valid.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.logger = valid.logger;
     this.cluster = new Cluster({
       bootstrap: valid.bootstrap,
@@ -112,8 +116,8 @@ export class Client {
       metadataMaxAgeMs: valid.metadataMaxAgeMs,
       ...valid.security,
     });
-    this.admin = new TopicAdmin(this.cluster, { requestTimeoutMs: valid.requestTimeoutMs });
-    const requestTimeoutMs = valid.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.admin = new Admin(this.cluster, { requestTimeoutMs: valid.requestTimeoutMs });
+    const { requestTimeoutMs } = this;
     this.coordinators = new Coordinators(this.cluster, { requestTimeoutMs });
     const groupContext = { cluster: this.cluster, coordinators: this.coordinators, requestTimeoutMs };
     this.groups = new GroupAdmin(groupContext);
@@ -134,7 +138,7 @@ export class Client {
    * client.
    */
   producer(options: ProducerOptions = {}): Producer {
-    return new Producer(this.cluster, options, { requestTimeoutMs: this.requestTimeoutMs });
+    return new Producer(this.cluster, options, { requestTimeoutMs: this.configuredRequestTimeoutMs });
   }
 
   /**

@@ -1,16 +1,79 @@
-export { ProtocolError, TidemarkError } from '../codecs/errors.js';
-export { ErrorCode } from '../protocol/error-codes.js';
-export { isKafkaError, KafkaError } from '../protocol/kafka-error.js';
+export type { CompressionCodec, CompressionCodecName } from '../codecs/compression/codec.js';
+export {
+  CompressionError,
+  DecompressionLimitError,
+  UnsupportedCompressionError,
+} from '../codecs/compression/errors.js';
+export { ProtocolError, type ProtocolErrorContext, TidemarkError } from '../codecs/errors.js';
+export type { UnknownTaggedField } from '../codecs/reader.js';
+export { CorruptRecordError, type RecordsContext } from '../codecs/records/errors.js';
+export {
+  type KafkaRecord,
+  type RecordBatch,
+  type RecordHeader,
+  TimestampType,
+  type TimestampTypeId,
+} from '../codecs/records/types.js';
+export type { ApiVersions } from '../protocol/apis/api-versions.js';
+export { ErrorCode, type ErrorName } from '../protocol/error-codes.js';
+export {
+  isKafkaError,
+  KafkaError,
+  type KafkaErrorContext,
+  type KafkaErrorName,
+  type KafkaErrorOptions,
+} from '../protocol/kafka-error.js';
+export type {
+  ApiDef,
+  ArrayType,
+  DefaultValue,
+  Field,
+  FieldOptions,
+  FieldType,
+  InputOf,
+  MessageDef,
+  Nullable,
+  NumberType,
+  PrimitiveType,
+  RequestInput,
+  ResponseOf,
+  StructInput,
+  StructType,
+  StructValue,
+  ValueOf,
+} from '../protocol/schema.js';
+export type { VersionRange } from '../protocol/versions.js';
 export type { AclOperation, AclPatternType, AclPermission, AclResourceType } from './admin/acl-codes.js';
 export type { AclAdmin, AclBinding, AclFilter } from './admin/acls.js';
-export type { AdminCallOptions } from './admin/admin-request.js';
+export type { Admin } from './admin/admin.js';
+export type { AdminCallOptions } from './admin/admin-context.js';
+export type {
+  ClusterBroker,
+  ClusterDescription,
+  DescribeClusterOptions,
+  ElectionResult,
+  ElectionType,
+  LogDirDescription,
+  ReplicaLogInfo,
+} from './admin/cluster.js';
+export type { ConfigResource, ConfigResourceType, ConfigSource, ConfigType } from './admin/config-resource.js';
+export type {
+  AlterConfigsOptions,
+  ConfigChange,
+  ConfigEntry,
+  ConfigOperation,
+  ConfigSynonym,
+  DescribeConfigsOptions,
+  ResourceConfigs,
+} from './admin/configs.js';
 export type { GroupDescription, GroupMemberDescription } from './admin/describe-groups.js';
 export { TopicErrors } from './admin/errors.js';
+export type { GroupAdminContext } from './admin/group-context.js';
 export { GroupNotEmptyError, InvalidOffsetsExportError, NoCommittedOffsetError } from './admin/group-errors.js';
 export type { DescribeGroupOffsetsOptions, GroupOffsetsDescription, PartitionLag } from './admin/group-lag.js';
 export type { GroupAdmin } from './admin/groups.js';
 export type { ListedGroup, ListGroupsOptions } from './admin/list-groups.js';
-export type { OffsetForTime, Offsets, PartitionsOf } from './admin/offsets.js';
+export type { EpochOptions, OffsetForTime, Offsets, PartitionsOf } from './admin/offsets.js';
 export {
   type ExportedOffset,
   type ImportOffsetsOptions,
@@ -18,6 +81,7 @@ export {
   type OffsetsExport,
   parseOffsetsExport,
 } from './admin/offsets-json.js';
+export type { CreatedPartitions, CreatePartitionsOptions, NewPartitions } from './admin/partitions.js';
 export type {
   ClientQuotaEntry,
   QuotaAdmin,
@@ -26,6 +90,8 @@ export type {
   QuotaFilter,
   QuotaFilterComponent,
 } from './admin/quotas.js';
+export type { AlterReassignmentsOptions, OngoingReassignment, ReplicaMove } from './admin/reassignments.js';
+export type { DeletedRecords, DeleteRecordsOptions, RecordsToDelete } from './admin/records.js';
 export type { MemberToRemove, RemovedMember, RemoveMembersOptions } from './admin/remove-members.js';
 export type { ResetOffsetsOptions, ResetPlan, ResetPlanEntry, ResetTarget } from './admin/reset-offsets.js';
 export { ResourceErrors } from './admin/resource-errors.js';
@@ -51,9 +117,13 @@ export type {
   NewTopic,
   TopicAdmin,
   TopicConfigEntry,
+  VersionedOptions,
 } from './admin/topics.js';
 export { Client, type ClientConfig } from './client.js';
-export { type CallOptions, CallTimeoutError } from './cluster/deadline.js';
+export type { BackoffOptions } from './cluster/backoff.js';
+export type { BrokerPool, PoolConnectionOptions } from './cluster/broker-pool.js';
+export type { ClusterOptions } from './cluster/cluster.js';
+export { type CallOptions, CallTimeoutError, type Deadline, isRetriable } from './cluster/deadline.js';
 export {
   type BrokerInfo,
   BrokerNotFoundError,
@@ -70,6 +140,8 @@ export {
   type OffsetSpec,
   UnsupportedOffsetSpecError,
 } from './cluster/list-offsets.js';
+export type { MetadataQuery } from './cluster/metadata.js';
+export type { MetadataCache } from './cluster/metadata-cache.js';
 export type {
   EpochEndOffset,
   EpochPosition,
@@ -86,6 +158,40 @@ export type {
   GroupOffsetsQuery,
   OffsetToCommit,
 } from './commit/index.js';
+export type { CommitCluster, CommitContext } from './commit/types.js';
+export { type ConformanceOptions, type ConformanceReport, formatJunit, runConformance } from './conformance/index.js';
+export {
+  type AssignmentMetadata,
+  AssignorError,
+  type AssignorMember,
+  type GroupAssignment,
+  type MemberAssignment,
+  type PartitionAssignor,
+  type RebalanceProtocol,
+  type TopicInfo,
+  type TopicPartitions,
+} from './consumer/assignors/assignor.js';
+export { BUILT_IN_ASSIGNORS, type BuiltInAssignorName } from './consumer/assignors/index.js';
+export type { RecordSource } from './consumer/consumer-record.js';
+export type { FetchSettings } from './consumer/fetch/fetch-request.js';
+export {
+  FencedInstanceIdError,
+  GroupJoinRefusedError,
+  GroupMaxSizeReachedError,
+  GroupMembershipError,
+  GroupProtocolUnsupportedError,
+  MaxPollIntervalExceededError,
+  MemberNotStableError,
+  MembershipClosedError,
+  RebalanceListenerError,
+} from './consumer/group/errors.js';
+export type {
+  GroupMembershipOptions,
+  GroupProtocol,
+  RebalanceListener,
+  Subscription,
+} from './consumer/group/membership.js';
+export type { ConsumerGroupMetadata } from './consumer/group-metadata.js';
 export {
   BrokerOffsetStore,
   CONSUMER_CHANNELS,
@@ -119,8 +225,13 @@ export {
   type TruncationSource,
   type WaitOptions,
 } from './consumer/index.js';
+export type { ResolvedConsumerOptions } from './consumer/options.js';
+export type { CoordinatorCluster, CoordinatorsOptions } from './coordinator/coordinators.js';
 export { GroupErrors } from './coordinator/group-errors.js';
 export type { CoordinatorNode, Coordinators, CoordinatorType } from './coordinator/index.js';
+export type { ApiVersionsResponse, BrokerApiVersions } from './network/api-versions.js';
+export type { ConnectionOptions, RequestFn, RequestOptions } from './network/connection.js';
+export type { BrokerAddress, VersionSpan } from './network/errors.js';
 export {
   AuthenticationError,
   type AuthenticationFailure,
@@ -128,6 +239,8 @@ export {
   Connection,
   ConnectionError,
   FrameSizeError,
+  ImplausibleResponseError,
+  NotKafkaBrokerError,
   type OAuthBearerToken,
   type OAuthBearerTokenProvider,
   RequestAbortedError,
@@ -140,6 +253,11 @@ export {
   UnsupportedMechanismError,
   UnsupportedVersionError,
 } from './network/index.js';
+export type { SaslCommon, SecurityConfig } from './network/security/config.js';
+export type { Pem } from './network/security/tls.js';
+export type { SocketFactory, SocketTarget } from './network/socket.js';
+export { type BackwardCommit, InvalidOffsetStoreNameError, type LockHolder } from './offsets/errors.js';
+export type { WriteFaults, WriteStep } from './offsets/file/atomic-write.js';
 export {
   AtomicWriteError,
   type AutoOffsetReset,
@@ -162,18 +280,38 @@ export {
   type OutOfRangePolicy,
   type StoredOffset,
 } from './offsets/index.js';
+export type { CommitOptions, GroupGeneration, LoadedOffsets } from './offsets/offset-store.js';
+export type {
+  CheckedPosition,
+  OffsetCorrection,
+  OffsetRange,
+  OffsetRangeCheckOptions,
+  OffsetRangeCheckResult,
+  OffsetReset,
+  PartitionRange,
+} from './offsets/range-check.js';
+export type { ProduceConnection, ProducerCluster } from './producer/cluster-view.js';
 export {
   type Acks,
   BufferExhaustedError,
   DeliveryTimeoutError,
+  DeliveryUncertainError,
   InvalidRecordError,
   murmur2,
   type Partitioner,
   Producer,
   ProducerClosedError,
   type ProducerCloseOptions,
+  ProducerFencedError,
   type ProducerOptions,
   type ProducerRecord,
   partitionForKey,
   type RecordMetadata,
+  TransactionAbortableError,
+  type TransactionalProducer,
+  TransactionFatalError,
+  type TransactionState,
+  TransactionStateError,
 } from './producer/index.js';
+export type { ResolvedProducerOptions } from './producer/options.js';
+export type { Bytes } from './producer/record-input.js';

@@ -15,6 +15,7 @@ import {
   commitAtFetch,
   type LoopContext,
 } from './consumer-loops.js';
+import { openTransactionalSink } from './kafka-transactions.js';
 import { CHILD_SAYS, type ChildConfig } from './modes.js';
 import { type HandledRecord, Processing, say } from './processing.js';
 import { AppendSink, BATCH_ENTRY_BYTES, RECORD_ENTRY_BYTES } from './sink.js';
@@ -31,13 +32,17 @@ process.on('SIGTERM', () => {
 async function main(): Promise<void> {
   const client = new Client({ bootstrap: [config.bootstrap], clientId: `experiment-${config.mode}-${process.pid}` });
   const journal = config.mode === 'd' ? TransactionalJournal.open(config.journal) : undefined;
-  const store: OffsetStore | undefined = config.mode === 'c' ? new FileOffsetStore({ dir: config.offsetDir }) : journal;
+  const kafka = config.mode === 'e' ? await openTransactionalSink(client, config) : undefined;
+  const store: OffsetStore | undefined =
+    config.mode === 'c' ? new FileOffsetStore({ dir: config.offsetDir }) : (journal ?? kafka?.store);
   const options: ConsumerOptions = {
     groupId: config.groupId,
     autoOffsetReset: 'earliest',
     // (a) and (b) commit by hand; (c) and (d) keep tidemark's commit path (interval, close) and add a
     // commit after each batch, so a SIGKILL can repeat at most the batch in hand.
-    autoCommit: config.mode === 'c' || config.mode === 'd',
+    autoCommit: config.mode === 'c' || config.mode === 'd' || config.mode === 'e',
+    // (e) reads only committed input, as a consume-transform-produce application should.
+    ...(config.mode === 'e' ? { isolationLevel: 'read_committed' as const } : {}),
     maxPartitionFetchBytes: config.maxPartitionFetchBytes,
     fetchMaxBytes: config.fetchMaxBytes,
     ...(store === undefined ? {} : { offsetStore: store }),
@@ -53,12 +58,15 @@ async function main(): Promise<void> {
   for (const p of partitions) initial.push(Number(await consumer.position(p, { signal: stopper.signal })));
   say(`${CHILD_SAYS.ready} ${initial.join(',')}`);
 
-  const recordSink = config.mode === 'd' ? undefined : new AppendSink(config.recordSink, RECORD_ENTRY_BYTES);
-  const batchSink = config.mode === 'd' ? undefined : new AppendSink(config.batchSink, BATCH_ENTRY_BYTES);
+  const sinks = config.mode !== 'd' && config.mode !== 'e';
+  const recordSink = sinks ? new AppendSink(config.recordSink, RECORD_ENTRY_BYTES) : undefined;
+  const batchSink = sinks ? new AppendSink(config.batchSink, BATCH_ENTRY_BYTES) : undefined;
   const sink =
-    journal === undefined
-      ? (r: HandledRecord) => recordSink?.append(r.partition, Number(r.offset))
-      : (r: HandledRecord, sequence: number) => journal.stage(config.groupId, r, { sequence });
+    kafka !== undefined
+      ? kafka.send
+      : journal === undefined
+        ? (r: HandledRecord) => recordSink?.append(r.partition, Number(r.offset))
+        : (r: HandledRecord, sequence: number) => journal.stage(config.groupId, r, { sequence });
   const ctx: LoopContext = {
     consumer,
     processing: new Processing(config, initial, sink),
@@ -73,6 +81,7 @@ async function main(): Promise<void> {
 
   await consumer.close();
   await store?.close();
+  await kafka?.producer.close();
   await client.close();
   recordSink?.close();
   batchSink?.close();

@@ -1,3 +1,4 @@
+import { readTransactionalOutput } from './kafka-transactions.js';
 import type { ChildConfig } from './modes.js';
 import type { ExperimentTopic } from './setup.js';
 import { readBatches, readRecords, sinkSize } from './sink.js';
@@ -10,11 +11,14 @@ export interface DeliveryCount {
   duplicated: number;
 }
 
+/** Modes whose results are not in the append sinks (so the re-read bound is not checked for them). */
+const NO_SINK: ReadonlySet<string> = new Set(['d', 'e']);
+
 /**
  * Counts what the run's sink saw against every record of the topic: the append sink for modes (a)–(c),
- * the journal's committed results for (d).
+ * the journal's committed results for (d), the output topic read with read_committed for (e).
  */
-export function countDeliveries(config: ChildConfig, topic: ExperimentTopic): DeliveryCount {
+export async function countDeliveries(config: ChildConfig, topic: ExperimentTopic): Promise<DeliveryCount> {
   const seen = topic.endOffsets.map((end) => new Uint16Array(end));
   const add = (partition: number, offset: number) => {
     const counts = seen[partition];
@@ -24,7 +28,8 @@ export function countDeliveries(config: ChildConfig, topic: ExperimentTopic): De
   };
   if (config.mode === 'd') {
     for (const r of TransactionalJournal.readResults(config.journal)) add(r.partition, Number(r.offset));
-  } else for (const r of readRecords(config.recordSink)) add(r.partition, r.offset);
+  } else if (config.mode === 'e') await readTransactionalOutput(config, topic, add);
+  else for (const r of readRecords(config.recordSink)) add(r.partition, r.offset);
   let lost = 0;
   let duplicated = 0;
   for (const counts of seen) {
@@ -62,7 +67,7 @@ export class RewindCheck {
 
   /** A process was stopped: take in what it processed and the batches it was handed. */
   stopped(): void {
-    if (this.config.mode === 'd') return;
+    if (NO_SINK.has(this.config.mode)) return;
     const recordsEnd = sinkSize(this.config.recordSink);
     for (const r of readRecords(this.config.recordSink, this.recordsRead, recordsEnd)) {
       this.maxProcessed[r.partition] = Math.max(this.maxProcessed[r.partition], r.offset);
@@ -76,7 +81,7 @@ export class RewindCheck {
 
   /** The next process starts at `start`: compare with what was processed before. */
   started(start: readonly number[]): void {
-    if (this.config.mode === 'd' || !this.stoppedYet) return;
+    if (NO_SINK.has(this.config.mode) || !this.stoppedYet) return;
     for (let p = 0; p < this.maxProcessed.length; p++) {
       const rewound = Math.max(0, this.maxProcessed[p] + 1 - start[p]);
       const batch = this.lastBatch[p];

@@ -1,9 +1,10 @@
 /**
- * The four ways of committing the experiment compares (the paper's three, and the transactional sink), and
+ * The five ways of committing the experiment compares (the paper's three, the transactional sink, and Kafka
+ * transactions), and
  * what the parent tells each consumer process. The loops themselves are in consumer-loops.ts.
  */
 
-export const MODES = ['a', 'b', 'c', 'd'] as const;
+export const MODES = ['a', 'b', 'c', 'd', 'e'] as const;
 export type Mode = (typeof MODES)[number];
 export type StopKind = 'graceful' | 'sigkill';
 export const STOP_KINDS: readonly StopKind[] = ['graceful', 'sigkill'];
@@ -13,6 +14,7 @@ export const MODE_NAMES: Record<Mode, string> = {
   b: 'async commit after processing',
   c: 'FileOffsetStore (SEO)',
   d: 'transactional sink',
+  e: 'Kafka transactions',
 };
 
 export const MODE_DESCRIPTIONS: Record<Mode, string> = {
@@ -31,6 +33,12 @@ export const MODE_DESCRIPTIONS: Record<Mode, string> = {
   d:
     'The application’s own transactional sink (bench/experiment/transactional-sink.ts) as the OffsetStore: ' +
     'results and offsets are one fsynced journal frame; a graceful stop is as in (c).',
+  e:
+    'Consume-transform-produce in Kafka itself: each result is a record of an output topic, written by a ' +
+    'transactional producer; a TransactionalOffsetStore puts the consumer’s offsets into the same transaction ' +
+    '(KIP-447), committed after each processed batch. Every process uses the same transactional id, so a ' +
+    'restart fences the killed one and aborts what it left open. Counted from the output topic read with ' +
+    'read_committed; a graceful stop is as in (c).',
 };
 
 /** What one consumer process is told (JSON in argv). */
@@ -50,6 +58,9 @@ export interface ChildConfig {
   batchSink: string;
   /** Mode (d): the journal that is both the results table and the offset store. */
   journal: string;
+  /** Mode (e): the output topic and the transactional id every process of the run uses. */
+  outputTopic: string;
+  transactionalId: string;
   maxPartitionFetchBytes: number;
   fetchMaxBytes: number;
   /** Records processed and committed as one batch at most (a delivered batch is cut into pieces). */

@@ -27,6 +27,7 @@ export function verdicts(outcomes: readonly RunOutcome[], totals: Totals): Map<M
         break;
       }
       case 'd':
+      case 'e':
         out.set(mode, {
           ok: t.graceful.lost + t.graceful.duplicated + t.sigkill.lost + t.sigkill.duplicated === 0,
           why: 'expected: 0/0 under both stops (results and offsets in one transaction)',
@@ -49,6 +50,7 @@ function rereadCell(r: RunOutcome): string {
     case 'c':
       return `${n(r.rewound)} / ${n(r.bound)}${r.withinBound ? ' ok' : ' EXCEEDED'}`;
     case 'd':
+    case 'e':
       return 'n/a';
   }
 }

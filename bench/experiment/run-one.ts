@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ChildCommand } from './child-build.js';
 import { ConsumerProcess } from './consumer-process.js';
 import { countDeliveries, type DeliveryCount, RewindCheck } from './count.js';
+import { createOutputTopic } from './kafka-transactions.js';
 import type { ChildConfig } from './modes.js';
 import type { RunPlan } from './plan.js';
 import type { ExperimentTopic } from './setup.js';
@@ -37,23 +38,27 @@ export interface RunSettings {
 export async function runOne(plan: RunPlan, s: RunSettings): Promise<RunOutcome> {
   const started = performance.now();
   await mkdir(s.dir, { recursive: true });
+  const groupId = `experiment-${plan.mode}-${plan.kind}-${plan.run}-${Date.now().toString(36)}`;
   const config: ChildConfig = {
     mode: plan.mode,
     bootstrap: s.bootstrap,
     topic: s.topic.topic,
     endOffsets: s.topic.endOffsets,
     perPartition: s.topic.perPartition,
-    groupId: `experiment-${plan.mode}-${plan.kind}-${plan.run}-${Date.now().toString(36)}`,
+    groupId,
     offsetDir: join(s.dir, 'offsets'),
     recordSink: join(s.dir, 'processed.bin'),
     batchSink: join(s.dir, 'batches.bin'),
     journal: join(s.dir, 'results.journal'),
+    outputTopic: `${groupId}-out`,
+    transactionalId: `${groupId}-txn`,
     maxPartitionFetchBytes: plan.maxPartitionFetchBytes,
     fetchMaxBytes: plan.fetchMaxBytes,
     maxRecords: plan.maxRecords,
     recordsPerSecond: plan.recordsPerSecond,
     commitIntervalMs: 100,
   };
+  if (plan.mode === 'e') await createOutputTopic(s.bootstrap, config.outputTopic, s.topic.partitions);
   const rewinds = new RewindCheck(config, s.topic.partitions);
   let stops = 0;
   for (let segment = 0; ; segment++) {
@@ -84,7 +89,7 @@ export async function runOne(plan: RunPlan, s: RunSettings): Promise<RunOutcome>
       throw err;
     }
   }
-  const counted = countDeliveries(config, s.topic);
+  const counted = await countDeliveries(config, s.topic);
   return {
     plan,
     stops,

@@ -5,7 +5,7 @@
  * are stopped mid-stream (SIGTERM, then separately SIGKILL) and restarted until every record is consumed;
  * then lost and duplicated records are counted. Starts the embedded broker unless KAFKA_BOOTSTRAP is set.
  *
- *   npm run experiment -- [--records N] [--runs N] [--modes a,b,c,d] [--rate N] [--json] [--out FILE|-]
+ *   npm run experiment -- [--records N] [--runs N] [--modes a,b,c,d,e] [--rate N] [--json] [--out FILE|-]
  *                         [--kafka-version V]   (names an external broker's version in the results)
  *
  * --rate is the handler's average rate limit in records/s (runs vary around it). The tables go to stdout
@@ -37,7 +37,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const usage = (why: string): never => {
   log(why);
   log(
-    'usage: npm run experiment -- [--records N] [--runs N] [--modes a,b,c,d] [--rate N] [--json] [--out FILE|-] [--kafka-version V]',
+    'usage: npm run experiment -- [--records N] [--runs N] [--modes a,b,c,d,e] [--rate N] [--json] [--out FILE|-] [--kafka-version V]',
   );
   process.exit(2);
 };

@@ -10,12 +10,20 @@ export const Heartbeat = defineApi({
   versions: '0-4',
   flexible: '4+',
   request: [
-    field('groupId', 'string', '0+'),
-    field('generationId', 'int32', '0+'),
-    field('memberId', 'string', '0+'),
-    field('groupInstanceId', 'string', '3+', { nullable: '3+', default: null }),
+    field('groupId', 'string', '0+', { doc: 'Group id.' }),
+    field('generationId', 'int32', '0+', { doc: 'Generation the member is in.' }),
+    field('memberId', 'string', '0+', { doc: 'Member id.' }),
+    field('groupInstanceId', 'string', '3+', { doc: 'Static member id, or null.', nullable: '3+', default: null }),
   ],
-  response: [field('throttleTimeMs', 'int32', '1+', { ignorable: true }), field('errorCode', 'int16', '0+')],
+  response: [
+    field('throttleTimeMs', 'int32', '1+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+      ignorable: true,
+    }),
+    field('errorCode', 'int16', '0+', {
+      doc: 'Error; REBALANCE_IN_PROGRESS means rejoin, ILLEGAL_GENERATION or UNKNOWN_MEMBER_ID that the member is out of date.',
+    }),
+  ],
 });
 
 export type HeartbeatRequest = RequestOf<typeof Heartbeat>;

@@ -14,88 +14,124 @@ export const OffsetFetch = defineApi({
   versions: '0-10',
   flexible: '6+',
   request: [
-    field('groupId', 'string', '0-7'),
+    field('groupId', 'string', '0-7', { doc: 'Group whose offsets are read (up to v7; one group per request).' }),
     // From v2, null asks for every partition the group has committed.
     field(
       'topics',
       structs('OffsetFetchRequestTopic', [
-        field('name', 'string', '0-7'),
-        field('partitionIndexes', array('int32'), '0-7'),
+        field('name', 'string', '0-7', { doc: 'Topic name.' }),
+        field('partitionIndexes', array('int32'), '0-7', { doc: 'Partition indexes whose offsets are wanted.' }),
       ]),
       '0-7',
-      { nullable: '2-7' },
+      {
+        doc: 'Topics whose offsets are wanted (up to v7); null for every topic the group has offsets for.',
+        nullable: '2-7',
+      },
     ),
     field(
       'groups',
       structs('OffsetFetchRequestGroup', [
-        field('groupId', 'string', '8+'),
+        field('groupId', 'string', '8+', { doc: 'Group id.' }),
         // KIP-848: lets the coordinator check that the member still belongs to the group.
-        field('memberId', 'string', '9+', { nullable: '9+', default: null, ignorable: true }),
-        field('memberEpoch', 'int32', '9+', { default: -1, ignorable: true }),
+        field('memberId', 'string', '9+', {
+          doc: 'Member id of the asker, for a KIP-848 member checking its own group; null otherwise.',
+          nullable: '9+',
+          default: null,
+          ignorable: true,
+        }),
+        field('memberEpoch', 'int32', '9+', { doc: 'Member epoch of the asker, or -1.', default: -1, ignorable: true }),
         field(
           'topics',
           structs('OffsetFetchRequestTopics', [
-            field('name', 'string', '8-9', { ignorable: true }),
-            field('topicId', 'uuid', '10+', { ignorable: true }),
-            field('partitionIndexes', array('int32'), '8+'),
+            field('name', 'string', '8-9', { doc: 'Topic name (up to v9).', ignorable: true }),
+            field('topicId', 'uuid', '10+', { doc: 'Topic id (v10 and later).', ignorable: true }),
+            field('partitionIndexes', array('int32'), '8+', { doc: 'Partition indexes whose offsets are wanted.' }),
           ]),
           '8+',
-          { nullable: '8+' },
+          { doc: 'Topics whose offsets are wanted; null for all.', nullable: '8+' },
         ),
       ]),
       '8+',
+      { doc: 'Groups whose offsets are read (v8 and later, several per request).' },
     ),
     // Wait for pending transactional commits instead of returning stale offsets.
-    field('requireStable', 'bool', '7+', { default: false }),
+    field('requireStable', 'bool', '7+', {
+      doc: 'Wait for pending transactional offset commits to settle instead of returning unstable offsets.',
+      default: false,
+    }),
   ],
   response: [
-    field('throttleTimeMs', 'int32', '3+', { ignorable: true }),
+    field('throttleTimeMs', 'int32', '3+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+      ignorable: true,
+    }),
     field(
       'topics',
       structs('OffsetFetchResponseTopic', [
-        field('name', 'string', '0-7'),
+        field('name', 'string', '0-7', { doc: 'Topic name.' }),
         field(
           'partitions',
           structs('OffsetFetchResponsePartition', [
-            field('partitionIndex', 'int32', '0-7'),
+            field('partitionIndex', 'int32', '0-7', { doc: 'Partition index.' }),
             // -1 when the group has no commit for the partition.
-            field('committedOffset', 'int64', '0-7'),
-            field('committedLeaderEpoch', 'int32', '5-7', { default: -1, ignorable: true }),
-            field('metadata', 'string', '0-7', { nullable: '0-7' }),
-            field('errorCode', 'int16', '0-7'),
+            field('committedOffset', 'int64', '0-7', {
+              doc: 'The committed offset (the next record to read), or -1 if none.',
+            }),
+            field('committedLeaderEpoch', 'int32', '5-7', {
+              doc: 'Leader epoch stored with the offset, or -1.',
+              default: -1,
+              ignorable: true,
+            }),
+            field('metadata', 'string', '0-7', { doc: 'Text stored with the offset, or null.', nullable: '0-7' }),
+            field('errorCode', 'int16', '0-7', { doc: 'Error for this partition; 0 for none.' }),
           ]),
           '0-7',
+          { doc: 'Committed offsets of the partitions of this topic.' },
         ),
       ]),
       '0-7',
+      { doc: 'Committed offsets, by topic (up to v7).' },
     ),
-    field('errorCode', 'int16', '2-7', { default: 0, ignorable: true }),
+    field('errorCode', 'int16', '2-7', {
+      doc: 'Error for the whole group (up to v7); 0 for none.',
+      default: 0,
+      ignorable: true,
+    }),
     field(
       'groups',
       structs('OffsetFetchResponseGroup', [
-        field('groupId', 'string', '8+'),
+        field('groupId', 'string', '8+', { doc: 'Group id.' }),
         field(
           'topics',
           structs('OffsetFetchResponseTopics', [
-            field('name', 'string', '8-9', { ignorable: true }),
-            field('topicId', 'uuid', '10+', { ignorable: true }),
+            field('name', 'string', '8-9', { doc: 'Topic name (up to v9).', ignorable: true }),
+            field('topicId', 'uuid', '10+', { doc: 'Topic id (v10 and later).', ignorable: true }),
             field(
               'partitions',
               structs('OffsetFetchResponsePartitions', [
-                field('partitionIndex', 'int32', '8+'),
-                field('committedOffset', 'int64', '8+'),
-                field('committedLeaderEpoch', 'int32', '8+', { default: -1, ignorable: true }),
-                field('metadata', 'string', '8+', { nullable: '8+' }),
-                field('errorCode', 'int16', '8+'),
+                field('partitionIndex', 'int32', '8+', { doc: 'Partition index.' }),
+                field('committedOffset', 'int64', '8+', {
+                  doc: 'The committed offset (the next record to read), or -1 if none.',
+                }),
+                field('committedLeaderEpoch', 'int32', '8+', {
+                  doc: 'Leader epoch stored with the offset, or -1.',
+                  default: -1,
+                  ignorable: true,
+                }),
+                field('metadata', 'string', '8+', { doc: 'Text stored with the offset, or null.', nullable: '8+' }),
+                field('errorCode', 'int16', '8+', { doc: 'Error for this partition; 0 for none.' }),
               ]),
               '8+',
+              { doc: 'Committed offsets of the partitions of this topic.' },
             ),
           ]),
           '8+',
+          { doc: 'Committed offsets of this group, by topic.' },
         ),
-        field('errorCode', 'int16', '8+', { default: 0 }),
+        field('errorCode', 'int16', '8+', { doc: 'Error for this group; 0 for none.', default: 0 }),
       ]),
       '8+',
+      { doc: 'Committed offsets, by group (v8 and later).' },
     ),
   ],
 });

@@ -13,43 +13,67 @@ export const OffsetForLeaderEpoch = defineApi({
   flexible: '4+',
   request: [
     // -1 for a consumer. Versions without the field are read by brokers as -2.
-    field('replicaId', 'int32', '3+', { default: -2, ignorable: true }),
+    field('replicaId', 'int32', '3+', {
+      doc: 'Broker id of a follower asking, or -1 for a client (-2 for a debugging tool).',
+      default: -2,
+      ignorable: true,
+    }),
     field(
       'topics',
       structs('OffsetForLeaderTopic', [
-        field('topic', 'string', '0+'),
+        field('topic', 'string', '0+', { doc: 'Topic name.' }),
         field(
           'partitions',
           structs('OffsetForLeaderPartition', [
-            field('partition', 'int32', '0+'),
-            field('currentLeaderEpoch', 'int32', '2+', { default: -1, ignorable: true }),
+            field('partition', 'int32', '0+', { doc: 'Partition index.' }),
+            field('currentLeaderEpoch', 'int32', '2+', {
+              doc: 'Leader epoch the client believes current; -1 if unknown.',
+              default: -1,
+              ignorable: true,
+            }),
             // The epoch whose end offset is wanted.
-            field('leaderEpoch', 'int32', '0+'),
+            field('leaderEpoch', 'int32', '0+', {
+              doc: 'Epoch whose end offset is wanted: the epoch of the last record the client has.',
+            }),
           ]),
           '0+',
+          { doc: 'Partitions of this topic.' },
         ),
       ]),
       '0+',
+      { doc: 'Partitions to look up, by topic.' },
     ),
   ],
   response: [
-    field('throttleTimeMs', 'int32', '2+', { ignorable: true }),
+    field('throttleTimeMs', 'int32', '2+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+      ignorable: true,
+    }),
     field(
       'topics',
       structs('OffsetForLeaderTopicResult', [
-        field('topic', 'string', '0+'),
+        field('topic', 'string', '0+', { doc: 'Topic name.' }),
         field(
           'partitions',
           structs('EpochEndOffset', [
-            field('errorCode', 'int16', '0+'),
-            field('partition', 'int32', '0+'),
-            field('leaderEpoch', 'int32', '1+', { default: -1, ignorable: true }),
-            field('endOffset', 'int64', '0+', { default: -1n }),
+            field('errorCode', 'int16', '0+', { doc: 'Error for this partition; 0 for none.' }),
+            field('partition', 'int32', '0+', { doc: 'Partition index.' }),
+            field('leaderEpoch', 'int32', '1+', {
+              doc: 'Largest epoch at or below the one asked for, or -1.',
+              default: -1,
+              ignorable: true,
+            }),
+            field('endOffset', 'int64', '0+', {
+              doc: 'End offset of that epoch: where a client with a diverged log must truncate to; -1 if unknown.',
+              default: -1n,
+            }),
           ]),
           '0+',
+          { doc: 'Results for the partitions of this topic.' },
         ),
       ]),
       '0+',
+      { doc: 'Results, by topic.' },
     ),
   ],
 });

@@ -11,26 +11,57 @@ export const SyncGroup = defineApi({
   versions: '0-5',
   flexible: '4+',
   request: [
-    field('groupId', 'string', '0+'),
-    field('generationId', 'int32', '0+'),
-    field('memberId', 'string', '0+'),
-    field('groupInstanceId', 'string', '3+', { nullable: '3+', default: null }),
+    field('groupId', 'string', '0+', { doc: 'Group id.' }),
+    field('generationId', 'int32', '0+', { doc: 'Generation the member joined.' }),
+    field('memberId', 'string', '0+', { doc: 'Member id.' }),
+    field('groupInstanceId', 'string', '3+', { doc: 'Static member id, or null.', nullable: '3+', default: null }),
     // v5: the broker checks these against the group's, to catch a confused member.
-    field('protocolType', 'string', '5+', { nullable: '5+', default: null, ignorable: true }),
-    field('protocolName', 'string', '5+', { nullable: '5+', default: null, ignorable: true }),
+    field('protocolType', 'string', '5+', {
+      doc: 'Kind of group, or null.',
+      nullable: '5+',
+      default: null,
+      ignorable: true,
+    }),
+    field('protocolName', 'string', '5+', {
+      doc: 'Protocol the coordinator chose, or null.',
+      nullable: '5+',
+      default: null,
+      ignorable: true,
+    }),
     // Only the leader sends assignments; followers send an empty array.
     field(
       'assignments',
-      structs('SyncGroupRequestAssignment', [field('memberId', 'string', '0+'), field('assignment', 'bytes', '0+')]),
+      structs('SyncGroupRequestAssignment', [
+        field('memberId', 'string', '0+', { doc: 'Member id.' }),
+        field('assignment', 'bytes', '0+', {
+          doc: "The member's assignment: for consumers, the encoded ConsumerProtocolAssignment.",
+        }),
+      ]),
       '0+',
+      { doc: 'The assignment of every member, sent by the leader only.' },
     ),
   ],
   response: [
-    field('throttleTimeMs', 'int32', '1+', { ignorable: true }),
-    field('errorCode', 'int16', '0+'),
-    field('protocolType', 'string', '5+', { nullable: '5+', default: null, ignorable: true }),
-    field('protocolName', 'string', '5+', { nullable: '5+', default: null, ignorable: true }),
-    field('assignment', 'bytes', '0+'),
+    field('throttleTimeMs', 'int32', '1+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+      ignorable: true,
+    }),
+    field('errorCode', 'int16', '0+', { doc: 'Error (e.g. REBALANCE_IN_PROGRESS); 0 for none.' }),
+    field('protocolType', 'string', '5+', {
+      doc: 'Kind of group, or null.',
+      nullable: '5+',
+      default: null,
+      ignorable: true,
+    }),
+    field('protocolName', 'string', '5+', {
+      doc: 'Protocol the coordinator chose, or null.',
+      nullable: '5+',
+      default: null,
+      ignorable: true,
+    }),
+    field('assignment', 'bytes', '0+', {
+      doc: "This member's assignment: for consumers, the encoded ConsumerProtocolAssignment.",
+    }),
   ],
 });
 

@@ -1,24 +1,15 @@
 import { ProtocolError } from '../../codecs/errors.js';
 import type { ApiDef, RequestInput, ResponseOf } from '../../protocol/schema.js';
-import type { Cluster } from '../cluster/cluster.js';
-import { type CallOptions, Deadline } from '../cluster/deadline.js';
+import { Deadline } from '../cluster/deadline.js';
+import type { AdminCallOptions, AdminContext } from './admin-context.js';
+
+export type { AdminCallOptions, AdminContext } from './admin-context.js';
 
 /**
  * One admin request that any broker can answer (a KRaft broker forwards writes to the controller): the ACL,
  * SCRAM credential and client quota calls. Bounded by the call's deadline and signal; the version is the
  * highest both sides speak unless a test forces one.
  */
-
-/** What the security admin calls need: the cluster and the default bound of a call. */
-export interface AdminContext {
-  cluster: Cluster;
-  requestTimeoutMs: number;
-}
-
-export interface AdminCallOptions extends CallOptions {
-  /** Forces the request's version (for tests of each version). */
-  version?: number;
-}
 
 export async function adminRequest<A extends ApiDef>(
   ctx: AdminContext,

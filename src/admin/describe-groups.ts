@@ -3,48 +3,17 @@ import { DescribeGroups, type DescribeGroupsResponse } from '../../protocol/apis
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { kafkaError } from '../../protocol/kafka-error.js';
 import { type CallOptions, Deadline } from '../cluster/deadline.js';
-import type { TopicPartition } from '../cluster/partition-errors.js';
 import { checkGroupId } from '../commit/offset-commit.js';
 import { throwGroupFailures } from '../coordinator/group-errors.js';
 import { type GroupAnswers, perCoordinator } from '../coordinator/per-coordinator.js';
 import type { Connection } from '../network/connection.js';
+import { describeConsumerGroupsAt } from './consumer-group-describe.js';
 import { decodeAssignment, decodeSubscribedTopics } from './consumer-protocol-bytes.js';
 import type { GroupAdminContext } from './group-context.js';
+import type { GroupDescription } from './group-description.js';
 import { type ListedGroup, listGroupsAt } from './list-groups.js';
 
-export interface GroupMemberDescription {
-  memberId: string;
-  groupInstanceId: string | null;
-  clientId: string;
-  /** As the broker saw the member's address, e.g. `/127.0.0.1`. */
-  clientHost: string;
-  /** The partitions assigned to the member (consumer protocol only; empty while it joins). */
-  assignment: TopicPartition[];
-  /** The topics the member subscribed to (consumer protocol only). */
-  subscribedTopics: string[];
-}
-
-export interface GroupDescription {
-  groupId: string;
-  /**
-   * Empty, Stable, PreparingRebalance, CompletingRebalance (classic), Assigning, Reconciling (KIP-848), or Dead
-   * (no such group).
-   */
-  state: string;
-  /** classic or consumer (KIP-848); undefined when the broker does not say (ListGroups before v5). */
-  type: string | undefined;
-  /** `consumer` for consumer groups, empty for a group that only holds committed offsets. */
-  protocolType: string;
-  /** The assignor the members agreed on (classic groups, once stable). */
-  assignor: string;
-  /**
-   * The live members. Undefined for KIP-848 consumer groups, which DescribeGroups does not describe
-   * (ConsumerGroupDescribe is not implemented yet); their state still tells whether they have members.
-   */
-  members: GroupMemberDescription[] | undefined;
-  /** The node id of the group's coordinator. */
-  coordinator: number;
-}
+export type { GroupDescription, GroupMemberDescription } from './group-description.js';
 
 /** Whether a group state means the group has no live members (its offsets may then be changed from outside). */
 export function isInactive(state: string): boolean {
@@ -83,6 +52,7 @@ async function describeAt(
     { ...deadline.requestOptions(requestTimeoutMs), version },
   );
   const answers: GroupAnswers<GroupDescription> = new Map();
+  const consumerGroups: string[] = [];
   let listed: ListedGroup[] | undefined;
   for (const g of response.groups) {
     const unknown = g.errorCode === ErrorCode.GROUP_ID_NOT_FOUND || (g.errorCode === 0 && g.groupState === 'Dead');
@@ -91,6 +61,7 @@ async function describeAt(
       // coordinator's group list tells which.
       listed ??= await listGroupsAt(connection, nodeId, {}, deadline, requestTimeoutMs);
       const found = listed.find((l) => l.groupId === g.groupId);
+      if (found?.type === 'consumer') consumerGroups.push(g.groupId);
       answers.set(g.groupId, found === undefined ? dead(g.groupId, nodeId) : fromListing(found));
       continue;
     }
@@ -100,6 +71,10 @@ async function describeAt(
       continue;
     }
     answers.set(g.groupId, fromDescribed(g, nodeId));
+  }
+  if (consumerGroups.length > 0) {
+    const described = await describeConsumerGroupsAt(connection, nodeId, consumerGroups, deadline, requestTimeoutMs);
+    for (const [groupId, answer] of described) answers.set(groupId, answer);
   }
   return answers;
 }

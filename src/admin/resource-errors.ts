@@ -1,10 +1,10 @@
 import { TidemarkError } from '../../codecs/errors.js';
 
 /**
- * Several resources of one admin call failed (ACL bindings or filters, users, quota entities); each one's own
- * typed error is in `errors`, keyed by how the call names the resource, and what the others produced is in
- * `succeeded`. Retriable only when every failure is. (When a single resource fails, its error is thrown as it
- * is, naming the resource in its context.)
+ * Several resources of one admin call failed (topics, brokers, groups, ACL bindings or filters, users, quota
+ * entities…); each one's own typed error is in `errors`, keyed by how the call names the resource (`type:name`),
+ * and what the others produced is in `succeeded`, so nothing is lost. Retriable only when every failure is.
+ * (When a single resource fails, its error is thrown as it is, naming the resource in its context.)
  */
 export class ResourceErrors<T = unknown> extends TidemarkError {
   override name = 'ResourceErrors';

@@ -51,7 +51,7 @@ export interface DeletedTopic {
   topicId: string | undefined;
 }
 
-interface VersionedOptions {
+export interface VersionedOptions {
   /** Forces the request's version (for tests of each version). */
   version?: number;
 }

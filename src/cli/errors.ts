@@ -53,6 +53,12 @@ const REFUSED_CODES = new Set([
   'UNKNOWN_MEMBER_ID',
   'ILLEGAL_GENERATION',
   'REBALANCE_IN_PROGRESS',
+  // Admin changes the broker refused, with its reason in the message.
+  'INVALID_CONFIG',
+  'INVALID_PARTITIONS',
+  'INVALID_REPLICA_ASSIGNMENT',
+  'POLICY_VIOLATION',
+  'OFFSET_OUT_OF_RANGE',
 ]);
 
 /** The exit code an error ends the command with. */
@@ -83,8 +89,8 @@ function causes(err: unknown, depth = 0): unknown[] {
   return [err, ...inner, ...causes((err as { cause?: unknown }).cause, depth + 1)];
 }
 
-/** One line for stderr: the message without stack, newlines folded; a missing topic or group said plainly. */
-export function errorLine(err: unknown, hint?: string): string {
+/** The error's message without stack, newlines folded; a missing topic or group said plainly. */
+function errorMessage(err: unknown): string {
   let message = err instanceof Error ? err.message : String(err);
   if (err instanceof KafkaError) {
     const { topic, groupId } = err.context;
@@ -94,6 +100,45 @@ export function errorLine(err: unknown, hint?: string): string {
       message = `group ${JSON.stringify(groupId)} does not exist (${err.errorName})`;
     }
   }
-  const line = message.replace(/\s*\n\s*/g, ' ').trim() || (err as Error)?.name || 'unknown error';
-  return `tidemark: ${line}${hint === undefined ? '' : ` (${hint})`}`;
+  return message.replace(/\s*\n\s*/g, ' ').trim() || (err as Error)?.name || 'unknown error';
+}
+
+/** One line for stderr: the message, and the hint in parentheses. */
+export function errorLine(err: unknown, hint?: string): string {
+  return `tidemark: ${errorMessage(err)}${hint === undefined ? '' : ` (${hint})`}`;
+}
+
+/** What `--json` prints on stderr instead of {@link errorLine}: one JSON object on one line. */
+export interface ErrorReport {
+  error: {
+    /** The error class, e.g. `KafkaError`, `UsageError`. */
+    name: string;
+    message: string;
+    /** The process exit code, as in `--help`. */
+    exitCode: number;
+    retriable: boolean;
+    /** The Kafka error name, for a broker's error code. */
+    kafkaError?: string;
+    hint?: string;
+    /** With --debug: the stack and its causes. */
+    stack?: string;
+  };
+}
+
+export function errorReport(
+  err: unknown,
+  exitCode: number,
+  extra: { hint?: string; stack?: string } = {},
+): ErrorReport {
+  return {
+    error: {
+      name: (err as Error)?.name ?? typeof err,
+      message: errorMessage(err),
+      exitCode,
+      retriable: err instanceof TidemarkError && err.retriable,
+      ...(err instanceof KafkaError ? { kafkaError: err.errorName } : {}),
+      ...(extra.hint === undefined ? {} : { hint: extra.hint }),
+      ...(extra.stack === undefined ? {} : { stack: extra.stack }),
+    },
+  };
 }

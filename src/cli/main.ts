@@ -1,12 +1,17 @@
 import { type Command, CommandContext, GLOBAL_HELP, GLOBAL_OPTIONS, parseCommandArgs } from './command.js';
 import { aclsCreateCommand, aclsDeleteCommand, aclsListCommand } from './commands/acls.js';
-import { benchCommand } from './commands/bench.js';
+import { clusterDescribeCommand, clusterElectLeadersCommand, clusterLogDirsCommand } from './commands/cluster.js';
+import { configsAlterCommand, configsDescribeCommand } from './commands/configs.js';
+import { conformanceCommand } from './commands/conformance.js';
 import { consumeCommand } from './commands/consume.js';
 import { describeCommand, groupsCommand } from './commands/groups.js';
 import { deleteCommand, exportCommand, importCommand, resetCommand } from './commands/offsets.js';
 import { showCommand } from './commands/offsets-show.js';
+import { topicsAddPartitionsCommand } from './commands/partitions.js';
 import { produceCommand } from './commands/produce.js';
 import { quotasCommand } from './commands/quotas.js';
+import { reassignCancelCommand, reassignListCommand, reassignStartCommand } from './commands/reassign.js';
+import { recordsDeleteCommand } from './commands/records.js';
 import {
   topicsCreateCommand,
   topicsDeleteCommand,
@@ -14,8 +19,9 @@ import {
   topicsListCommand,
 } from './commands/topics.js';
 import { usersCommand } from './commands/users.js';
-import { EXIT_CODES_HELP, ExitCode, errorLine, exitCodeOf, UsageError } from './errors.js';
+import { EXIT_CODES_HELP, ExitCode, errorLine, errorReport, exitCodeOf, UsageError } from './errors.js';
 import { type CliIO, processIO } from './io.js';
+import { packageVersion } from './version.js';
 
 export const COMMANDS: readonly Command[] = [
   groupsCommand,
@@ -29,9 +35,19 @@ export const COMMANDS: readonly Command[] = [
   topicsCreateCommand,
   topicsDeleteCommand,
   topicsDescribeCommand,
+  topicsAddPartitionsCommand,
+  configsDescribeCommand,
+  configsAlterCommand,
+  recordsDeleteCommand,
+  clusterDescribeCommand,
+  clusterLogDirsCommand,
+  clusterElectLeadersCommand,
+  reassignStartCommand,
+  reassignListCommand,
+  reassignCancelCommand,
   consumeCommand,
   produceCommand,
-  benchCommand,
+  conformanceCommand,
   aclsListCommand,
   aclsCreateCommand,
   aclsDeleteCommand,
@@ -58,7 +74,8 @@ Consumer groups, offsets, topics and records of an Apache Kafka cluster.
 Commands:
 ${list}
 
-\`tidemark <command> --help\` describes a command and its flags.
+\`tidemark <command> --help\` describes a command and its flags; \`tidemark --version\` prints the version.
+With --json a failure, too, is JSON: one object on stderr, {"error": {"name", "message", "exitCode", …}}.
 
 ${GLOBAL_HELP}
 
@@ -97,7 +114,7 @@ export function resolveCommand(argv: readonly string[]): {
 
 /**
  * Runs `tidemark <argv…>`: resolves to the exit code, which it also sets as process.exitCode. Never throws;
- * every failure is one line on stderr (with the stack under --debug).
+ * every failure is one line on stderr (with the stack under --debug), a JSON object with --json.
  */
 export async function main(argv: string[], ioOverrides: Partial<CliIO> = {}): Promise<number> {
   const io: CliIO = { ...processIO(), ...ioOverrides };
@@ -106,13 +123,24 @@ export async function main(argv: string[], ioOverrides: Partial<CliIO> = {}): Pr
   return code;
 }
 
+/** How a failure is told: one line, or with --json one JSON object; with --debug its stack too. */
+interface FailureOutput {
+  json: boolean;
+  debug: boolean;
+}
+
 async function run(argv: string[], io: CliIO): Promise<number> {
-  const debug = argv.includes('--debug');
+  const output: FailureOutput = { json: argv.includes('--json'), debug: argv.includes('--debug') };
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
   let ctx: CommandContext | undefined;
   try {
     const { command, rest, words } = resolveCommand(argv);
-    if (command === undefined) return usageOrHelp(io, words, wantsHelp);
+    if (command === undefined && words.length === 0 && argv.includes('--version')) {
+      const version = packageVersion();
+      io.stdout.write(output.json ? `${JSON.stringify({ version })}\n` : `${version}\n`);
+      return ExitCode.OK;
+    }
+    if (command === undefined) return usageOrHelp(io, words, wantsHelp, output);
     const { values, positionals } = parseCommandArgs(command, rest);
     if (values.help === true) {
       io.stdout.write(commandHelp(command));
@@ -127,21 +155,32 @@ async function run(argv: string[], io: CliIO): Promise<number> {
       const bootstrap = ctx?.string('bootstrap') ?? io.env.TIDEMARK_BOOTSTRAP;
       hint = `is the cluster at ${bootstrap} reachable? --timeout and --connect-timeout set the limits`;
     }
-    io.stderr.write(`${errorLine(err, hint)}\n`);
-    if (debug) io.stderr.write(`${stackOf(err)}\n`);
-    return code;
+    return reportFailure(io, err, code, output, hint);
   } finally {
     await ctx?.close().catch(() => {});
   }
 }
 
-function usageOrHelp(io: CliIO, words: string[], wantsHelp: boolean): number {
+function reportFailure(io: CliIO, err: unknown, code: number, output: FailureOutput, hint?: string): number {
+  const stack = output.debug ? stackOf(err) : undefined;
+  if (output.json) {
+    io.stderr.write(`${JSON.stringify(errorReport(err, code, { hint, stack }))}\n`);
+  } else {
+    io.stderr.write(`${errorLine(err, hint)}\n`);
+    if (stack !== undefined) io.stderr.write(`${stack}\n`);
+  }
+  return code;
+}
+
+function usageOrHelp(io: CliIO, words: string[], wantsHelp: boolean, output: FailureOutput): number {
   if (words[0] === 'help' || (words.length === 0 && wantsHelp)) {
     const named = COMMANDS.find((c) => c.name === words.slice(1).join(' '));
     io.stdout.write(named === undefined ? mainHelp() : commandHelp(named));
     return ExitCode.OK;
   }
   if (words.length === 0) {
+    if (output.json)
+      return reportFailure(io, new UsageError('no command given (see tidemark --help)'), ExitCode.USAGE, output);
     io.stderr.write(mainHelp());
     return ExitCode.USAGE;
   }
@@ -154,13 +193,16 @@ function usageOrHelp(io: CliIO, words: string[], wantsHelp: boolean): number {
       return ExitCode.OK;
     }
     const what = words[1] === undefined ? 'needs a subcommand' : `has no subcommand ${JSON.stringify(words[1])}`;
-    io.stderr.write(`${errorLine(new UsageError(`${words[0]} ${what}`))}\n${text}`);
-    return ExitCode.USAGE;
+    const code = reportFailure(io, new UsageError(`${words[0]} ${what}`), ExitCode.USAGE, output);
+    if (!output.json) io.stderr.write(text);
+    return code;
   }
-  io.stderr.write(
-    `${errorLine(new UsageError(`unknown command ${JSON.stringify(words[0])} (see tidemark --help)`))}\n`,
+  return reportFailure(
+    io,
+    new UsageError(`unknown command ${JSON.stringify(words[0])} (see tidemark --help)`),
+    ExitCode.USAGE,
+    output,
   );
-  return ExitCode.USAGE;
 }
 
 function stackOf(err: unknown): string {

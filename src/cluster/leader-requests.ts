@@ -1,4 +1,4 @@
-import { TidemarkError } from '../../codecs/errors.js';
+import { ProtocolError, TidemarkError } from '../../codecs/errors.js';
 import { isKafkaError } from '../../protocol/kafka-error.js';
 import type { Connection } from '../network/connection.js';
 import { RequestAbortedError } from '../network/errors.js';
@@ -31,8 +31,8 @@ export interface FanOutResult<Q, R> {
 
 /**
  * Sends per-partition queries to the partitions' leaders, one request per leader, and retries what failed
- * retriably (leader moved, broker down, request timed out) after refreshing metadata, with backoff, until the
- * deadline. Errors that are not retriable are collected per partition; an error of the whole request that is
+ * retriably (leader moved, broker down, request timed out, a garbled answer) after refreshing metadata, with
+ * backoff, until the deadline. Errors that are not retriable are collected per partition; an error of the whole request that is
  * not retriable (an unsupported version) is thrown, since every other leader would answer it the same way.
  */
 export async function sendToLeaders<Q extends TopicPartition, R>(
@@ -51,7 +51,8 @@ export async function sendToLeaders<Q extends TopicPartition, R>(
     const retryNext: Q[] = [];
     const fail = (query: Q, err: unknown) => {
       if (isOverError(err, deadline)) throw deadline.failure(err);
-      if (isRetriable(err)) {
+      // A garbled answer is retried too: the next one need not be.
+      if (isRetriable(err) || err instanceof ProtocolError) {
         lastError = err;
         retryNext.push(query);
       } else {
@@ -83,7 +84,7 @@ export async function sendToLeaders<Q extends TopicPartition, R>(
           const connection = await deadline.race(cluster.connectionTo(nodeId));
           answers = await deadline.race(send(connection, items));
         } catch (err) {
-          if (!isOverError(err, deadline) && !isRetriable(err)) throw err;
+          if (!isOverError(err, deadline) && !isRetriable(err) && !(err instanceof ProtocolError)) throw err;
           for (const topic of new Set(items.map((i) => i.query.topic))) cluster.noteError(err, topic);
           for (const item of items) fail(item.query, err);
           return;

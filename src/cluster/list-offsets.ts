@@ -2,7 +2,8 @@ import { ListOffsets, type ListOffsetsRequestInput } from '../../protocol/apis/l
 import { kafkaError } from '../../protocol/kafka-error.js';
 import { clientVersions } from '../network/api-versions.js';
 import type { Connection } from '../network/connection.js';
-import { UnsupportedVersionError } from '../network/errors.js';
+import { ImplausibleResponseError, UnsupportedVersionError } from '../network/errors.js';
+import { closeIfTimedOut } from '../network/silent-connection.js';
 import type { BackoffOptions } from './backoff.js';
 import { type CallOptions, Deadline } from './deadline.js';
 import { groupBy } from './group-by.js';
@@ -181,7 +182,54 @@ async function sendListOffsets(
   const answers = await Promise.all(
     [...rounds.values()].map((round) => oneRequest(connection, round, isolation, deadline, requestTimeoutMs, version)),
   );
-  return answers.flat();
+  return rejectImpossibleRanges(answers.flat(), version);
+}
+
+/**
+ * A log start above the log end is an answer no broker gives (a bit flipped on the way, in a field nothing
+ * checksums): both answers for the partition become a retriable ImplausibleResponseError, so the lookup is
+ * retried instead of a position being computed from it.
+ */
+function rejectImpossibleRanges(
+  answers: LeaderAnswer<ListOffsetsQuery, ListedOffset>[],
+  version: number,
+): LeaderAnswer<ListOffsetsQuery, ListedOffset>[] {
+  const earliest = new Map<string, bigint>();
+  const latest = new Map<string, bigint>();
+  for (const a of answers) {
+    if (!('result' in a)) continue;
+    const key = partitionKey(a.query.topic, a.query.partition);
+    if (a.query.spec === 'earliest') earliest.set(key, a.result.offset);
+    if (a.query.spec === 'latest') latest.set(key, a.result.offset);
+  }
+  return answers.map((a) => {
+    if (!('result' in a)) return a;
+    const { topic, partition } = a.query;
+    const key = partitionKey(topic, partition);
+    const start = earliest.get(key);
+    const end = latest.get(key);
+    if (start === undefined || end === undefined || start <= end) return a;
+    const reason = `${topic}-${partition}: log start offset ${start} lies above log end offset ${end}`;
+    return { query: a.query, error: new ImplausibleResponseError(reason, { api: 'ListOffsetsResponse', version }) };
+  });
+}
+
+/** An offset no broker answers with: below -1, or negative for the log start or end (which always exist). */
+function implausibleOffset(
+  query: ListOffsetsQuery,
+  offset: bigint,
+  version: number,
+): ImplausibleResponseError | undefined {
+  const bound = version > 0 && (query.spec === 'earliest' || query.spec === 'latest') ? 0n : -1n;
+  if (offset >= bound) return undefined;
+  return new ImplausibleResponseError(
+    `${query.topic}-${query.partition}: offset ${offset} for ${specName(query.spec)}`,
+    {
+      api: 'ListOffsetsResponse',
+      version,
+      field: 'offset',
+    },
+  );
 }
 
 async function oneRequest(
@@ -209,7 +257,14 @@ async function oneRequest(
     // v10+: how long the broker may wait for remote storage; it must answer before the request times out.
     timeoutMs: requestOptions.timeoutMs,
   };
-  const response = await connection.request(ListOffsets, request, { ...requestOptions, version });
+  let response: Awaited<ReturnType<typeof connection.request<typeof ListOffsets>>>;
+  try {
+    response = await connection.request(ListOffsets, request, { ...requestOptions, version });
+  } catch (err) {
+    // Else every retry would wait on the same silent connection.
+    closeIfTimedOut(connection, err);
+    throw err;
+  }
   const answers: LeaderAnswer<ListOffsetsQuery, ListedOffset>[] = [];
   for (const t of response.topics) {
     const list = byTopic.get(t.name) ?? [];
@@ -229,12 +284,18 @@ async function oneRequest(
         continue;
       }
       const v0 = version === 0;
+      const offset = v0 ? (p.oldStyleOffsets[0] ?? -1n) : p.offset;
+      const implausible = implausibleOffset(query, offset, version);
+      if (implausible !== undefined) {
+        answers.push({ query, error: implausible });
+        continue;
+      }
       answers.push({
         query,
         result: {
           topic: query.topic,
           partition: query.partition,
-          offset: v0 ? (p.oldStyleOffsets[0] ?? -1n) : p.offset,
+          offset,
           timestamp: v0 ? -1n : p.timestamp,
           leaderEpoch: p.leaderEpoch,
         },

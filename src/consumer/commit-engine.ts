@@ -1,5 +1,5 @@
 import { TidemarkError } from '../../codecs/errors.js';
-import { isKafkaError } from '../../protocol/kafka-error.js';
+import { isKafkaError, type KafkaError } from '../../protocol/kafka-error.js';
 import { backoffDelay, sleep } from '../cluster/backoff.js';
 import { isRetriable } from '../cluster/deadline.js';
 import { type BackwardCommit, BackwardCommitError } from '../offsets/errors.js';
@@ -34,6 +34,12 @@ interface Job {
   attempts: number;
   /** Explicit offsets from the application: a backward one is refused loudly, not skipped. */
   explicit: boolean;
+  /** Why the last attempt failed, when it is being retried. */
+  lastError?: unknown;
+  /** The caller's abort signal: a job that has one is never merged with another, so it can be dropped alone. */
+  signal?: AbortSignal;
+  /** Called once the job has left the queue (done, failed or given up). */
+  done?: () => void;
 }
 
 export interface CommitEngineOptions {
@@ -42,8 +48,12 @@ export interface CommitEngineOptions {
   positions: Positions;
   /** The member's current generation / member epoch, read when each commit is sent; undefined without a group. */
   generation(): GroupGeneration | undefined;
-  /** The coordinator said this member is out of date: the group must rejoin. */
-  onFenced(error: Error): void;
+  /**
+   * The coordinator refused a member's commit for a group reason (the member was removed, its generation or
+   * epoch is stale, the group is rebalancing). `sentUnder` is the generation the commit carried: the
+   * membership resets only if it still holds that generation, as Java's OffsetCommitResponseHandler does.
+   */
+  onRefused(error: KafkaError, sentUnder: GroupGeneration): void;
   metadata: string | undefined;
   /** Retries of a failed asynchronous commit before it is reported as failed. */
   retries: number;
@@ -52,10 +62,17 @@ export interface CommitEngineOptions {
   signal: AbortSignal;
 }
 
-/** Codes meaning "this member's view of the group is out of date": never retried, the group must rejoin. */
+/**
+ * Codes meaning "this member's view of the group is out of date": the membership hears of them, and the
+ * commit is not retried, except a revoke's (or close's) commit refused with STALE_MEMBER_EPOCH (KIP-848): the
+ * partitions stay this member's until it acknowledges their revocation, so that commit is sent again under
+ * the newer epoch, as Java's CommitRequestManager does with its auto-commit before revocation. Any other
+ * commit is reported: the member may have lost its partitions with that epoch.
+ */
 const FENCED = new Set([
   'ILLEGAL_GENERATION',
   'UNKNOWN_MEMBER_ID',
+  'FENCED_MEMBER_EPOCH',
   'STALE_MEMBER_EPOCH',
   'FENCED_INSTANCE_ID',
   'REBALANCE_IN_PROGRESS',
@@ -96,8 +113,10 @@ export class CommitEngine {
   commit(
     offsets: readonly OffsetToStore[],
     reason: CommitReason,
-    options: { wait: boolean; explicit?: boolean },
+    options: { wait: boolean; explicit?: boolean; signal?: AbortSignal },
   ): Promise<void> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const { groupId, store } = this.o;
     if (groupId === undefined || store === undefined) {
       return Promise.reject(
@@ -120,19 +139,41 @@ export class CommitEngine {
     // Merge into a queued job that has not started: one commit instead of two, later offsets winning.
     const last = this.queue.length > (this.running ? 1 : 0) ? this.queue[this.queue.length - 1] : undefined;
     let job: Job;
-    if (last !== undefined && last.explicit === explicit) {
+    if (last !== undefined && last.explicit === explicit && last.signal === undefined && signal === undefined) {
       for (const [key, e] of entries) last.entries.set(key, e);
       job = last;
     } else {
-      job = { entries, reason, waiters: [], attempts: 0, explicit };
+      job = { entries, reason, waiters: [], attempts: 0, explicit, signal };
       this.queue.push(job);
     }
     const done = new Promise<void>((resolve, reject) => {
       if (options.wait) job.waiters.push({ resolve, reject });
       else resolve();
     });
+    if (signal !== undefined) this.dropOnAbort(job, signal);
     void this.drain();
     return done;
+  }
+
+  /**
+   * An aborted commit that has not been sent is taken out of the queue, so it can never be sent after its
+   * caller was told it failed (the rule src/cluster/deadline.ts keeps for requests). One already sent cannot
+   * be called back: its caller is told of the abort now, and its real outcome comes as a `commit` or
+   * `commit-failed` event.
+   */
+  private dropOnAbort(job: Job, signal: AbortSignal): void {
+    const onAbort = () => {
+      const index = this.queue.indexOf(job);
+      const sent = index === 0 && this.running;
+      if (index >= 0 && !sent) this.queue.splice(index, 1);
+      const waiters = job.waiters;
+      job.waiters = [];
+      for (const w of waiters) w.reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const settled = () => signal.removeEventListener('abort', onAbort);
+    // Listens until the job leaves the queue, whichever way.
+    job.done = settled;
   }
 
   /** Resolves when every commit queued so far has settled. */
@@ -150,6 +191,7 @@ export class CommitEngine {
         const retry = await this.runJob(job);
         if (retry) continue;
         this.queue.shift();
+        job.done?.();
       }
     } finally {
       this.running = false;
@@ -161,7 +203,7 @@ export class CommitEngine {
 
   /** Runs one job; returns true when it should run again (a retriable failure of an unawaited commit). */
   private async runJob(job: Job): Promise<boolean> {
-    const { entries, backward } = this.sendable(job);
+    const { entries, backward, disowned } = this.sendable(job);
     const settle = (err?: unknown) => {
       for (const w of job.waiters) err === undefined ? w.resolve() : w.reject(err);
     };
@@ -170,7 +212,8 @@ export class CommitEngine {
       return false;
     }
     if (entries.length === 0) {
-      settle();
+      // A retry whose partitions were lost meanwhile stored nothing: its callers hear why.
+      settle(disowned ? job.lastError : undefined);
       return false;
     }
     const offsets = entries.map((e) => ({
@@ -181,13 +224,16 @@ export class CommitEngine {
       metadata: e.metadata,
     }));
     const started = performance.now();
+    let sentUnder: GroupGeneration | undefined;
     try {
+      // Read once, when sent: the answer is judged against the generation the commit carried.
+      sentUnder = this.o.generation();
       await this.o.store!.commit(this.o.groupId!, offsets, {
         allowBackward: entries.some((e) => e.state.allowBackward),
-        generation: this.o.generation(),
+        generation: sentUnder,
       });
     } catch (err) {
-      return this.failed(job, offsets, err, settle);
+      return this.failed(job, offsets, err, settle, sentUnder);
     }
     const latencyMs = performance.now() - started;
     for (const e of entries) {
@@ -208,13 +254,17 @@ export class CommitEngine {
   }
 
   /** The job's entries that may go out now, and those refused for moving backwards. */
-  private sendable(job: Job): { entries: Entry[]; backward: BackwardCommit[] } {
+  private sendable(job: Job): { entries: Entry[]; backward: BackwardCommit[]; disowned: boolean } {
     const entries: Entry[] = [];
     const backward: BackwardCommit[] = [];
+    let disowned = false;
     for (const e of job.entries.values()) {
       const { state } = e;
       // Owned means: still this incarnation of the assignment (a revoke and re-assign makes a new state).
-      if (this.o.positions.get(state.topic, state.partition) !== state) continue;
+      if (this.o.positions.get(state.topic, state.partition) !== state) {
+        disowned = true;
+        continue;
+      }
       if (state.committed !== undefined && e.offset === state.committed && e.leaderEpoch === state.committedEpoch)
         continue;
       if (state.committed !== undefined && e.offset < state.committed && !state.allowBackward) {
@@ -223,7 +273,7 @@ export class CommitEngine {
       }
       entries.push(e);
     }
-    return { entries, backward };
+    return { entries, backward, disowned };
   }
 
   private async failed(
@@ -231,24 +281,27 @@ export class CommitEngine {
     offsets: { topic: string; partition: number; offset: bigint }[],
     err: unknown,
     settle: (err?: unknown) => void,
+    sentUnder: GroupGeneration | undefined,
   ): Promise<boolean> {
     const error = err instanceof Error ? err : new TidemarkError(String(err));
     const fenced = isKafkaError(err) && FENCED.has(err.errorName);
+    const staleEpoch =
+      fenced && err.errorName === 'STALE_MEMBER_EPOCH' && (job.reason === 'revoke' || job.reason === 'close');
     const willRetry =
-      !fenced &&
-      job.waiters.length === 0 &&
-      isRetriable(err) &&
+      (staleEpoch || (!fenced && job.waiters.length === 0 && isRetriable(err))) &&
       job.attempts < this.o.retries &&
       !this.o.signal.aborted;
     this.o.metrics.commitFailures++;
     const reported = fenced ? new CommitFailedError(`${error.message}; the group has moved on`, { cause: err }) : error;
     this.o.emit('commit-failed', { groupId: this.o.groupId!, offsets, error: reported, reason: job.reason, willRetry });
-    if (fenced) this.o.onFenced(reported);
+    // The typed error, with the generation it answers, so the membership's recovery can judge it.
+    if (fenced && sentUnder !== undefined) this.o.onRefused(err, sentUnder);
     if (!willRetry) {
       settle(reported);
       return false;
     }
     job.attempts++;
+    job.lastError = reported;
     // Whatever a newer queued commit also covers is left to it, so the retry never carries a stale offset.
     for (const later of this.queue.slice(1)) for (const key of later.entries.keys()) job.entries.delete(key);
     try {

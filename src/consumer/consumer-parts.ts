@@ -115,7 +115,7 @@ export function buildParts(
         groupInstanceId: ctx.groupInstanceId ?? undefined,
       };
     },
-    onFenced: (error) => hooks.membership()?.requestRejoin(error.message),
+    onRefused: (error, sentUnder) => hooks.membership()?.commitRefused(error, sentUnder),
     metadata: options.commitMetadata,
     retries: options.commitRetries,
     emit,

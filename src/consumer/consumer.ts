@@ -19,6 +19,7 @@ import {
   type Subscription,
 } from './group/membership.js';
 import { groupListener } from './group-listener.js';
+import type { ConsumerGroupMetadata } from './group-metadata.js';
 import type { ConsumerMetrics, PartitionLag } from './metrics.js';
 import type { ConsumerOptions, ResolvedConsumerOptions } from './options.js';
 import type { SeekTarget } from './position-control.js';
@@ -28,6 +29,11 @@ import { BatchIterator, RecordIterator } from './records-iterator.js';
 export interface ConsumerHost {
   readonly cluster: Cluster;
   readonly coordinators: Coordinators;
+  /**
+   * The client's bound of each request: every consumer call that sets none of its own inherits it (see
+   * ConsumerOptions.requestTimeoutMs). Default 30 000.
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 export interface WaitOptions {
@@ -56,7 +62,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     options: ConsumerOptions = {},
   ) {
     super();
-    this.parts = buildParts(host, options, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, {
+    this.parts = buildParts(host, options, host.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, {
       emit: (name, payload) => this.emit(name, payload as never),
       membership: () => this.membership,
       isClosed: () => this.closing !== undefined,
@@ -116,6 +122,17 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     });
     this.membership = membership;
     membership.on('error', (error) => this.emit('warning', { message: `group ${groupId}: ${error.message}`, error }));
+    membership.on('rebalance', (step) => {
+      // Steps that moved partitions are reported by the listener; this one completed and changed nothing here.
+      if (step.assigned.length + step.revoked.length + step.lost.length > 0) return;
+      this.parts.emit('rebalance', {
+        groupId,
+        memberId: step.memberId,
+        kind: 'unchanged',
+        partitions: step.assignment,
+        generation: step.generationIdOrMemberEpoch,
+      });
+    });
     const listener = groupListener({ ...this.parts.listenerContext(), groupId, user: options.listener });
     this.startAutoCommit();
     try {
@@ -141,6 +158,22 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
       }
     } else this.assign([]);
     this.mode = 'none';
+  }
+
+  /**
+   * The group identity this consumer holds now, as Java's `groupMetadata()`: pass it to a transactional
+   * producer's offset commit (KIP-447) so that the coordinator fences this member once the group moved on.
+   */
+  groupMetadata(): ConsumerGroupMetadata {
+    const groupId = this.groupId;
+    if (groupId === undefined) throw new ConfigError('groupId', 'group metadata needs a group id');
+    const membership = this.membership;
+    return {
+      groupId,
+      memberId: membership?.memberId ?? '',
+      generationId: membership?.generationId ?? -1,
+      groupInstanceId: this.parts.groupOptions.groupInstanceId ?? null,
+    };
   }
 
   /** The partitions this consumer reads now. */
@@ -218,13 +251,15 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
 
   /**
    * Commits and waits: the processed offsets of every owned partition, or the given ones. Serialised with every
-   * other commit of this consumer.
+   * other commit of this consumer. Aborting `signal` before the commit is sent drops it (nothing is stored);
+   * once sent it cannot be called back: the call rejects at once and the outcome comes as a `commit` or
+   * `commit-failed` event.
    */
   async commit(options: WaitOptions & { offsets?: readonly OffsetToStore[] } = {}): Promise<void> {
     this.checkOpen();
     const offsets = options.offsets ?? this.commits.processedOffsets();
     const explicit = options.offsets !== undefined;
-    await abortable(this.commits.commit(offsets, 'manual', { wait: true, explicit }), options.signal);
+    await this.commits.commit(offsets, 'manual', { wait: true, explicit, signal: options.signal });
   }
 
   /** Commits without waiting; failures (after retries) are reported as `commit-failed` events. */

@@ -31,7 +31,13 @@ export interface TruncationEvent {
 
 export interface RebalanceEvent {
   groupId: string;
-  kind: 'assigned' | 'revoked' | 'lost';
+  /** The member id this member has in the group ('' when it has none yet). */
+  memberId: string;
+  /**
+   * What the step did to this member's partitions; `unchanged`: a rebalance completed and left them as they
+   * were (`partitions` is then the whole assignment).
+   */
+  kind: 'assigned' | 'revoked' | 'lost' | 'unchanged';
   partitions: TopicPartition[];
   /** Generation (classic) or member epoch (KIP-848) after the change, when known. */
   generation: number | undefined;

@@ -52,7 +52,8 @@ export function groupListener(ctx: GroupListenerContext): RebalanceListener {
     // A step that changed nothing for this member (KIP-848 sends those) is not a rebalance of ours.
     if (partitions.length === 0) return;
     ctx.metrics.rebalances++;
-    ctx.emit('rebalance', { groupId: ctx.groupId, kind, partitions, generation: generation() });
+    const memberId = ctx.membership()?.memberId ?? '';
+    ctx.emit('rebalance', { groupId: ctx.groupId, memberId, kind, partitions, generation: generation() });
   };
 
   return {

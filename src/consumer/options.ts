@@ -57,7 +57,11 @@ export interface ConsumerOptions {
   checkCrcs?: boolean;
   /** This consumer's rack (client.rack): fetch from a follower in it when the broker offers one (KIP-392). */
   clientRack?: string;
-  /** Bound of every request. Default: the client's (30 000). */
+  /**
+   * Bound of every request this consumer makes (Fetch, ListOffsets, OffsetFetch, OffsetCommit, and the group's
+   * unless `group.requestTimeoutMs` says otherwise). Precedence: the narrower setting wins: `group.requestTimeoutMs`
+   * for group requests, then this, then the client's `requestTimeoutMs`, then 30 000.
+   */
   requestTimeoutMs?: number;
   /** How long a revoke waits for the application to finish the batch in hand before committing. Default 30 000. */
   revokeTimeoutMs?: number;
@@ -111,6 +115,25 @@ const KNOWN = new Set([
   'fetchVersion',
 ]);
 
+/** What each classic-only group option is left to under KIP-848, for the error that names it. */
+const CLASSIC_ONLY = {
+  sessionTimeoutMs: "the coordinator's group.consumer.session.timeout.ms",
+  heartbeatIntervalMs: "the coordinator's group.consumer.heartbeat.interval.ms",
+  assignors: 'the coordinator; choose its assignor with serverAssignor',
+} as const;
+
+/** As Java's ConsumerConfig: options the consumer protocol (KIP-848) has no use for are refused, not ignored. */
+function rejectClassicOnly(group: NonNullable<ConsumerOptions['group']>): void {
+  for (const [name, decidedBy] of Object.entries(CLASSIC_ONLY)) {
+    if (group[name as keyof typeof CLASSIC_ONLY] !== undefined) {
+      throw new ConfigError(
+        `group.${name}`,
+        `is a classic-protocol option; with protocol 'consumer' it is decided by ${decidedBy}`,
+      );
+    }
+  }
+}
+
 /** Checks every option (unknown names too, to catch typos) and fills in the defaults. */
 export function resolveConsumerOptions(o: ConsumerOptions, clientRequestTimeoutMs: number): ResolvedConsumerOptions {
   if (typeof o !== 'object' || o === null) throw new ConfigError('options', 'expected an object');
@@ -118,6 +141,7 @@ export function resolveConsumerOptions(o: ConsumerOptions, clientRequestTimeoutM
   if (o.groupId !== undefined && (typeof o.groupId !== 'string' || o.groupId === '')) {
     throw new ConfigError('groupId', 'expected a non-empty string');
   }
+  if (o.group?.protocol === 'consumer') rejectClassicOnly(o.group);
   const autoOffsetReset = oneOf('autoOffsetReset', o.autoOffsetReset, ['earliest', 'latest', 'none'], 'latest');
   const defaultOutOfRange: OutOfRangePolicy =
     autoOffsetReset === 'none' ? 'fail' : (o.offsetStore?.outOfRangeDefault ?? autoOffsetReset);

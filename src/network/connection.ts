@@ -1,25 +1,34 @@
+/**
+ * One TCP connection to one broker, the sending half and its life cycle: connect and handshake, requests
+ * written with their correlation ids and timeouts, exclusive tasks, close. The receiving half is
+ * response-stream.ts; the handshake's rules are handshake.ts.
+ */
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
-import { ProtocolError, type TidemarkError } from '../../codecs/errors.js';
 import type { Reader } from '../../codecs/reader.js';
 import { ApiVersions } from '../../protocol/apis/api-versions.js';
 import { responseCodec } from '../../protocol/codec.js';
 import { responseHeaderVersion } from '../../protocol/headers.js';
 import type { ApiDef, RequestInput, ResponseOf } from '../../protocol/schema.js';
-import { apiVersionsDecoder, type BrokerApiVersions, chooseVersion, negotiateApiVersions } from './api-versions.js';
-import { CLIENT_SOFTWARE_NAME, CLIENT_SOFTWARE_VERSION, softwareToken } from './client-software.js';
-import { ConnectionError, FrameSizeError, formatAddress, RequestAbortedError, RequestTimeoutError } from './errors.js';
-import { FrameAssembler } from './frame-assembler.js';
+import { type BrokerApiVersions, chooseVersion } from './api-versions.js';
+import {
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type RequestFn,
+  type RequestOptions,
+} from './connection-options.js';
+import { ConnectionError, formatAddress, RequestAbortedError, RequestTimeoutError } from './errors.js';
+import { ExclusiveGate } from './exclusive-gate.js';
+import { handshakeRetriable, negotiate } from './handshake.js';
 import { InFlightRequests } from './in-flight.js';
-import { type SocketFactory, tcpSocketFactory } from './socket.js';
-import { decodeResponse, encodeRequest } from './wire.js';
+import { ResponseStream } from './response-stream.js';
+import { endGracefully, type SocketFactory, tcpSocketFactory } from './socket.js';
+import { encodeRequest } from './wire.js';
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
-export const DEFAULT_CLIENT_ID = 'tidemark';
-/** How long a graceful close waits for the peer before dropping the socket. */
-const CLOSE_GRACE_MS = 1_000;
+// Where these lived before connection-options.ts; importers may keep using this module.
+export * from './connection-options.js';
 
 export interface ConnectionOptions {
   host: string;
@@ -41,27 +50,11 @@ export interface ConnectionOptions {
   authenticate?: (connection: Connection) => Promise<void>;
 }
 
-export interface RequestOptions {
-  /** Sends this version instead of the negotiated one; it must lie in both sides' ranges. */
-  version?: number;
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  /** False for requests the broker never answers (Produce with acks=0): resolves once written. */
-  expectResponse?: boolean;
-}
-
 interface SendOptions extends RequestOptions {
   decode?: (r: Reader) => unknown;
 }
 
 type State = 'new' | 'connecting' | 'ready' | 'closed';
-
-/** Sends one request; what `exclusive()` hands its task (and what SASL runs over). */
-export type RequestFn = <A extends ApiDef>(
-  api: A,
-  body: RequestInput<A>,
-  options?: RequestOptions,
-) => Promise<ResponseOf<A>>;
 
 /**
  * One TCP connection to one broker: framing, correlation ids, pipelined requests matched to responses by
@@ -77,17 +70,14 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
   private readonly requestTimeoutMs: number;
   private readonly clientId: string | null;
   private readonly inFlight = new InFlightRequests();
-  private readonly assembler: FrameAssembler;
+  private readonly stream: ResponseStream;
   private socket: Socket | undefined;
   private state: State = 'new';
   private nextCorrelationId = 0;
   private versions: BrokerApiVersions | undefined;
   private closeReason: ConnectionError | undefined;
   private closed: Promise<void> | undefined;
-  /** Set while an exclusive task runs: other requests wait for it. */
-  private paused: Promise<void> | undefined;
-  /** Called when the last in-flight request settles, while an exclusive task waits to start. */
-  private drained: (() => void) | undefined;
+  private readonly gate = new ExclusiveGate();
 
   constructor(options: ConnectionOptions) {
     super();
@@ -98,9 +88,12 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
     this.address = formatAddress(options.host, options.port);
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.clientId = options.clientId === undefined ? DEFAULT_CLIENT_ID : options.clientId;
-    this.assembler = new FrameAssembler(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, (frame) =>
-      this.onFrame(frame),
-    );
+    this.stream = new ResponseStream(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, this.inFlight, {
+      broker: { host: options.host, port: options.port, nodeId: options.nodeId },
+      isClosed: () => this.state === 'closed',
+      isConnecting: () => this.state === 'connecting',
+      fail: (reason) => this.fail(reason),
+    });
   }
 
   /** Opens the socket and negotiates API versions. A Connection is used once: after close, make a new one. */
@@ -126,15 +119,17 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
       socket.destroy();
       throw this.closeReason ?? this.error('connection closed while connecting');
     }
-    this.attach(socket);
+    this.socket = socket;
+    this.stream.attach(socket);
     try {
       if (this.options.negotiateVersions !== false) await this.negotiate();
       await this.options.authenticate?.(this);
     } catch (err) {
+      // A garbled answer closes this connection; the pool opens the next one after its backoff.
       const reason =
         err instanceof ConnectionError
           ? err
-          : this.error(`handshake failed: ${(err as Error).message}`, err, (err as TidemarkError).retriable ?? true);
+          : this.error(`handshake failed: ${(err as Error).message}`, err, handshakeRetriable(err));
       this.fail(reason);
       throw reason;
     }
@@ -183,25 +178,14 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
    * function it is given. A second exclusive task waits for the first.
    */
   async exclusive<T>(task: (request: RequestFn) => Promise<T>): Promise<T> {
-    while (this.paused !== undefined) await this.paused;
-    let release = () => {};
-    this.paused = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    try {
-      if (this.inFlight.size > 0) {
-        await new Promise<void>((resolve) => {
-          this.drained = resolve;
-        });
-      }
-      if (this.state === 'closed') throw this.closeReason ?? this.error('connection is closed');
-      return await task(((api: ApiDef, body: unknown, options?: RequestOptions) =>
-        this.send(api, body, options ?? {}, true)) as RequestFn);
-    } finally {
-      this.paused = undefined;
-      this.drained = undefined;
-      release();
-    }
+    return this.gate.run(
+      () => this.inFlight.size,
+      () => {
+        if (this.state === 'closed') throw this.closeReason ?? this.error('connection is closed');
+        return task(((api: ApiDef, body: unknown, options?: RequestOptions) =>
+          this.send(api, body, options ?? {}, true)) as RequestFn);
+      },
+    );
   }
 
   /** Closes the connection at once with `reason`: pending and waiting requests reject with it. */
@@ -217,23 +201,12 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
     if (this.closed !== undefined) return this.closed;
     const socket = this.socket;
     this.fail(this.error('connection closed by the client'), false);
-    this.closed =
-      socket === undefined || socket.destroyed
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
-            timer.unref();
-            socket.once('close', () => {
-              clearTimeout(timer);
-              resolve();
-            });
-            socket.end();
-          });
+    this.closed = socket === undefined ? Promise.resolve() : endGracefully(socket);
     return this.closed;
   }
 
   private send(api: ApiDef, body: unknown, options: SendOptions, exclusive = false): Promise<unknown> {
-    const paused = this.paused;
+    const paused = this.gate.closedUntil;
     if (paused !== undefined && !exclusive) return paused.then(() => this.send(api, body, options));
     return new Promise((resolve, reject) => {
       const signal = options.signal;
@@ -286,61 +259,15 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
   }
 
   private noteSettled(): void {
-    if (this.drained !== undefined && this.inFlight.size === 0) this.drained();
+    this.gate.settled(this.inFlight.size);
   }
 
   private async negotiate(): Promise<void> {
-    const body = {
-      clientSoftwareName: softwareToken(this.options.clientSoftwareName ?? CLIENT_SOFTWARE_NAME),
-      clientSoftwareVersion: softwareToken(this.options.clientSoftwareVersion ?? CLIENT_SOFTWARE_VERSION),
-    };
-    this.versions = await negotiateApiVersions(
-      (version) =>
-        this.send(ApiVersions, version >= 3 ? body : {}, {
-          version,
-          decode: apiVersionsDecoder(version),
-        }) as Promise<ResponseOf<typeof ApiVersions>>,
+    this.versions = await negotiate(
+      (body, options) => this.send(ApiVersions, body, options) as Promise<ResponseOf<typeof ApiVersions>>,
+      { name: this.options.clientSoftwareName, version: this.options.clientSoftwareVersion },
       this.address,
     );
-  }
-
-  private attach(socket: Socket): void {
-    this.socket = socket;
-    socket.on('data', (chunk: Buffer) => {
-      try {
-        this.assembler.push(chunk);
-      } catch (err) {
-        // A bad size prefix would recur on a new connection; a desynchronised stream need not.
-        const retriable = !(err instanceof FrameSizeError);
-        this.fail(this.error(`protocol failure: ${(err as Error).message}`, err, retriable));
-      }
-    });
-    socket.on('error', (err) => this.fail(this.error(`socket error: ${err.message}`, err)));
-    socket.on('close', () => {
-      const partial = this.assembler.bufferedBytes;
-      const detail = partial > 0 ? ` in the middle of a response (${partial} bytes of it received)` : '';
-      this.fail(this.error(`connection closed by the broker${detail}`));
-    });
-  }
-
-  private onFrame(frame: Buffer): void {
-    if (this.state === 'closed') return;
-    if (frame.length < 4) throw new ProtocolError(`response frame of ${frame.length} bytes has no correlation id`);
-    const correlationId = frame.readInt32BE(0);
-    const pending = this.inFlight.take(correlationId);
-    if (pending === undefined) {
-      if (this.inFlight.takeAbandoned(correlationId)) return;
-      throw new ProtocolError(`response for correlation id ${correlationId} matches no request in flight`);
-    }
-    let value: unknown;
-    try {
-      value = decodeResponse(frame, pending.responseHeaderVersion, pending.decode);
-    } catch (err) {
-      const context = { api: `${pending.apiName}Response`, version: pending.version };
-      pending.reject(err instanceof ProtocolError ? err.withContext(context) : (err as Error));
-      return;
-    }
-    pending.resolve(value);
   }
 
   /** Moves to closed, once: rejects everything in flight and tells listeners. */

@@ -118,3 +118,30 @@ export class FrameSizeError extends ProtocolError {
     );
   }
 }
+
+/**
+ * The peer at a broker address does not speak Kafka: its first answer is another protocol (an HTTP server,
+ * a TLS listener spoken to in plaintext). Not retriable: the address or the security settings are wrong.
+ */
+export class NotKafkaBrokerError extends ConnectionError {
+  override name = 'NotKafkaBrokerError';
+
+  constructor(broker: BrokerAddress, detail: string, cause?: unknown) {
+    super(`not a Kafka broker: ${detail}`, broker, { cause, retriable: false });
+  }
+}
+
+/**
+ * A response that decodes but says something no broker can mean: a log start above the log end, records at or
+ * past the high watermark the same response names, an acknowledged offset below zero, a throttle longer than
+ * any timeout. A bit flipped on the way (in a field no checksum covers) looks like this, so it is retried like
+ * a garbled response, and what it says is never applied.
+ */
+export class ImplausibleResponseError extends ProtocolError {
+  override name = 'ImplausibleResponseError';
+  override readonly retriable: boolean = true;
+
+  constructor(reason: string, context: { api: string; version?: number; field?: string }) {
+    super(reason, context);
+  }
+}

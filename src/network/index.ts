@@ -1,20 +1,14 @@
 export { BrokerApiVersions, clientVersions } from './api-versions.js';
 export { CLIENT_SOFTWARE_NAME, CLIENT_SOFTWARE_VERSION } from './client-software.js';
-export {
-  Connection,
-  type ConnectionOptions,
-  DEFAULT_CLIENT_ID,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  type RequestFn,
-  type RequestOptions,
-} from './connection.js';
+export { Connection, type ConnectionOptions } from './connection.js';
+export * from './connection-options.js';
 export {
   type BrokerAddress,
   ConfigError,
   ConnectionError,
   FrameSizeError,
+  ImplausibleResponseError,
+  NotKafkaBrokerError,
   RequestAbortedError,
   RequestTimeoutError,
   UnsupportedVersionError,

@@ -33,3 +33,20 @@ export const tcpSocketFactory: SocketFactory = ({ host, port, timeoutMs }) =>
       resolve(socket);
     });
   });
+
+/** How long a graceful close waits for the peer before dropping the socket. */
+const CLOSE_GRACE_MS = 1_000;
+
+/** Flushes queued writes and ends the socket; resolves once it is gone (destroyed after a grace period). */
+export function endGracefully(socket: Socket): Promise<void> {
+  if (socket.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
+    timer.unref();
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    socket.end();
+  });
+}

@@ -1,4 +1,8 @@
+import type { TopicPartition } from '../cluster/partition-errors.js';
 import type { OutOfRangePolicy } from './range-check.js';
+
+// One TopicPartition across the API (an OffsetStore's callers already pass the cluster's).
+export type { TopicPartition };
 
 /**
  * The contract between the commit engine and wherever offsets live: the broker (OffsetCommit/OffsetFetch),
@@ -13,11 +17,6 @@ import type { OutOfRangePolicy } from './range-check.js';
  * - `load` answers every partition asked for, `undefined` where nothing is stored, and never invents
  *   a position: corrupt state is a typed error, not an empty answer.
  */
-
-export interface TopicPartition {
-  topic: string;
-  partition: number;
-}
 
 /** One partition's position to store. */
 export interface OffsetCommit {

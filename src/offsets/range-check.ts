@@ -1,3 +1,4 @@
+import { ImplausibleResponseError } from '../network/errors.js';
 import { NoStoredOffsetError, OffsetOutOfRangeError } from './errors.js';
 
 /**
@@ -110,7 +111,13 @@ export function checkOffsetRanges(
   for (const p of partitions) {
     const { topic, partition, stored, earliest, latest } = p;
     if (earliest < 0n || latest < earliest) {
-      throw new RangeError(`${topic}-${partition}: log range [${earliest}, ${latest}] is not a valid range`);
+      // No broker answers so (listOffsets already retries such answers): a typed, retriable protocol error.
+      throw new ImplausibleResponseError(
+        `${topic}-${partition}: log range [${earliest}, ${latest}] is not a valid range`,
+        {
+          api: 'ListOffsetsResponse',
+        },
+      );
     }
     if (stored === undefined) {
       if (reset === 'none') {

@@ -55,6 +55,8 @@ export class ProducerBatch {
   producerId = NO_PRODUCER_ID;
   producerEpoch = NO_PRODUCER_EPOCH;
   baseSequence = NO_SEQUENCE;
+  /** Written inside a transaction: the batch carries the transactional attribute (set before its first send). */
+  transactional = false;
   private encoded: Buffer | undefined;
   private appendsClosed = false;
   private readonly doneListeners: (() => void)[] = [];
@@ -125,6 +127,7 @@ export class ProducerBatch {
         producerId: this.producerId,
         producerEpoch: this.producerEpoch,
         baseSequence: this.baseSequence,
+        transactional: this.transactional,
       });
     }
     return this.encoded;
@@ -162,6 +165,7 @@ export class ProducerBatch {
     let pending = 2;
     for (const b of [first, second]) {
       b.attempts = this.attempts;
+      b.transactional = this.transactional;
       b.onDone(() => {
         if (--pending === 0) this.finish();
       });

@@ -66,3 +66,27 @@ export class InvalidRecordError extends TidemarkError {
     super(message);
   }
 }
+
+/**
+ * The broker's answer to a send could not be trusted (garbled on the way, or naming an offset no broker could
+ * have given), so the record may well have been written. A producer that is not idempotent does not resend
+ * it, since a resend could write it twice; an idempotent one resends (the broker recognises the sequence)
+ * and fails with this only when out of retries. `cause` is the protocol error.
+ */
+export class DeliveryUncertainError extends TidemarkError {
+  override name = 'DeliveryUncertainError';
+  readonly maybeWritten = true;
+
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    cause: Error,
+  ) {
+    super(
+      `record for ${topic}-${partition} may have been written, but the broker's answer was unreadable: ${cause.message}`,
+      {
+        cause,
+      },
+    );
+  }
+}

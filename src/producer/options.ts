@@ -52,6 +52,15 @@ export interface ProducerOptions {
   partitioner?: Partitioner;
   /** Forces a Produce version (tests). v0-2 cannot carry idempotent batches. */
   produceVersion?: number;
+  /**
+   * Makes the producer transactional (KIP-98): records are sent inside `beginTransaction()` ...
+   * `commitTransaction()` and become visible to read_committed consumers only when it commits. The id names
+   * the producer across restarts: `initTransactions()` fences any older producer with the same id.
+   * Needs idempotence (the default with acks 'all').
+   */
+  transactionalId?: string;
+  /** How long the coordinator lets a transaction stay open before it aborts it. Default 60 000 (Java's). */
+  transactionTimeoutMs?: number;
 }
 
 export interface ResolvedProducerOptions {
@@ -73,6 +82,8 @@ export interface ResolvedProducerOptions {
   maxInFlight: number;
   partitioner: Partitioner | undefined;
   produceVersion: number | undefined;
+  transactionalId: string | undefined;
+  transactionTimeoutMs: number;
 }
 
 const INT32_MAX = 2 ** 31 - 1;
@@ -91,10 +102,11 @@ const LIMITS: Record<string, [min: number, max: number, fallback: number]> = {
   retryBackoffMs: [0, INT32_MAX, 100],
   retryBackoffMaxMs: [0, INT32_MAX, 1_000],
   maxInFlightRequestsPerConnection: [1, INT32_MAX, MAX_IDEMPOTENT_IN_FLIGHT],
+  transactionTimeoutMs: [1, INT32_MAX, 60_000],
 };
 
 const KNOWN = new Set([...Object.keys(LIMITS), 'acks', 'idempotent', 'compression', 'compressionLevel']);
-KNOWN.add('partitioner').add('produceVersion');
+KNOWN.add('partitioner').add('produceVersion').add('transactionalId');
 
 function numberOption(o: Record<string, unknown>, key: string, requestTimeoutMs?: number): number {
   const [min, max, fallback] = LIMITS[key];
@@ -154,7 +166,15 @@ export function resolveProducerOptions(
     maxInFlight: n('maxInFlightRequestsPerConnection'),
     partitioner: options.partitioner,
     produceVersion: options.produceVersion,
+    transactionalId: options.transactionalId,
+    transactionTimeoutMs: n('transactionTimeoutMs'),
   };
+  const tid = options.transactionalId;
+  if (tid !== undefined) {
+    if (typeof tid !== 'string' || tid === '') throw new ConfigError('transactionalId', 'expected a non-empty string');
+    if (options.idempotent === false) throw new ConfigError('idempotent', 'a transactional producer is idempotent');
+    resolved.idempotent = true;
+  }
 
   if (options.idempotent !== undefined && typeof options.idempotent !== 'boolean') {
     throw new ConfigError('idempotent', 'expected a boolean');

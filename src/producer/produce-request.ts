@@ -16,16 +16,24 @@ export interface PartitionAnswer {
 }
 
 /**
+ * The last Produce version of the classic transaction protocol: v12 would tell a 4.x broker that the producer
+ * speaks Transactions v2 (KIP-890) and lets it add partitions itself.
+ */
+export const LAST_CLASSIC_TRANSACTIONAL_PRODUCE = 11;
+
+/**
  * The version to send: the forced one, else the highest both sides speak, but below 13 when a topic has no id
- * in metadata (v13 can only name topics by id).
+ * in metadata (v13 can only name topics by id), and at most 11 for a transactional producer.
  */
 export function produceVersionFor(
   negotiated: number,
   forced: number | undefined,
   batches: readonly ProducerBatch[],
   topicId: (topic: string) => string | undefined,
+  transactional = false,
 ): number {
   if (forced !== undefined) return forced;
+  if (transactional) return Math.min(negotiated, LAST_CLASSIC_TRANSACTIONAL_PRODUCE);
   if (negotiated >= FIRST_TOPIC_ID_VERSION && batches.some((b) => topicId(b.topic) === undefined)) {
     return FIRST_TOPIC_ID_VERSION - 1;
   }
@@ -39,6 +47,7 @@ export function buildProduceRequest(
   acks: number,
   timeoutMs: number,
   topicId: (topic: string) => string | undefined,
+  transactionalId: string | null = null,
 ): ProduceRequestInput {
   type PartitionData = { index: number; records: Uint8Array };
   const topics = new Map<string, { name: string; topicId: string | undefined; partitionData: PartitionData[] }>();
@@ -51,7 +60,7 @@ export function buildProduceRequest(
     }
     t.partitionData.push({ index: b.partition, records: encoded[i] });
   }
-  return { transactionalId: null, acks, timeoutMs, topicData: [...topics.values()] };
+  return { transactionalId, acks, timeoutMs, topicData: [...topics.values()] };
 }
 
 /**

@@ -3,6 +3,9 @@ import { sleep } from '../cluster/backoff.js';
 import { Cluster } from '../cluster/cluster.js';
 import { Deadline, retry } from '../cluster/deadline.js';
 import type { TopicMetadata } from '../cluster/metadata.js';
+import type { ConsumerGroupMetadata } from '../consumer/group-metadata.js';
+import { Coordinators } from '../coordinator/coordinators.js';
+import type { OffsetCommit } from '../offsets/offset-store.js';
 import { RecordAccumulator } from './accumulator.js';
 import { BATCH_OVERHEAD, type PendingRecord, type RecordMetadata } from './batch.js';
 import { BufferMemory } from './buffer-memory.js';
@@ -14,6 +17,9 @@ import { type ProducerOptions, type ResolvedProducerOptions, resolveProducerOpti
 import { StickyPartitioner } from './partitioner.js';
 import { type ProducerRecord, prepareRecord } from './record-input.js';
 import { Sender } from './sender.js';
+import { TransactionStateError } from './transaction-errors.js';
+import { TransactionManager } from './transaction-manager.js';
+import { runTransaction, type TransactionalProducer } from './transaction-run.js';
 
 export interface ProducerCloseOptions {
   /**
@@ -47,6 +53,8 @@ export class Producer {
   private readonly topics: TopicView;
   private readonly idempotence: IdempotenceState | undefined;
   private readonly sender: Sender;
+  /** Present when the producer is transactional (`transactionalId`). */
+  private readonly transactions: TransactionManager | undefined;
   private readonly sticky: StickyPartitioner;
   private readonly maxRecordSize: number;
   private readonly waiting: WaitingRecord[] = [];
@@ -71,6 +79,7 @@ export class Producer {
     this.maxRecordSize = Math.min(o.maxRequestSize - BATCH_OVERHEAD, o.bufferMemory);
     let sender: Sender | undefined;
     this.topics = new TopicView(view, () => sender?.wake());
+    this.transactions = this.transactionManager(cluster, () => sender?.wake());
     sender = new Sender({
       options: o,
       accumulator: this.accumulator,
@@ -78,16 +87,22 @@ export class Producer {
       topics: this.topics,
       cluster: view,
       idempotence: this.idempotence,
+      transactions: this.transactions,
     });
     this.sender = sender;
     // Idempotent producers fetch their id up front, so the first batch does not wait for it.
-    if (this.idempotence !== undefined) sender.wake();
+    if (this.idempotence !== undefined && this.transactions === undefined) sender.wake();
   }
 
   /** Sends a record; resolves when the broker has it (per `acks`), rejects with a typed error if it never will. */
   send(record: ProducerRecord): Promise<RecordMetadata> {
     if (this.closing) return Promise.reject(new ProducerClosedError('send() was called after close()'));
     if (this.sender.fatalError !== undefined) return Promise.reject(this.sender.fatalError);
+    const transactions = this.transactions;
+    if (transactions !== undefined) {
+      const refused = transactions.sendError();
+      if (refused !== undefined) return Promise.reject(refused);
+    }
     let pending: PendingRecord;
     try {
       pending = prepareRecord(record, Date.now(), this.maxRecordSize);
@@ -96,11 +111,58 @@ export class Producer {
     }
     return new Promise<RecordMetadata>((resolve, reject) => {
       pending.resolve = resolve;
-      pending.reject = reject;
+      pending.reject =
+        transactions === undefined
+          ? reject
+          : (err) => {
+              reject(transactions.onRecordFailed(err));
+            };
       if (this.waiting.length === 0 && this.appendNow(pending)) return;
       this.waiting.push({ record: pending, since: Date.now(), settled: [] });
       if (this.waiting.length === 1) void this.appendWaiting();
     });
+  }
+
+  /**
+   * Transactional producers: gets the producer id and epoch for `transactionalId`, fencing any older producer
+   * with the same id (its open transaction is aborted). Call once, before the first transaction.
+   */
+  initTransactions(): Promise<void> {
+    return this.requireTransactions('initTransactions()').init();
+  }
+
+  /** Opens a transaction: records sent from now on commit or abort together. */
+  beginTransaction(): void {
+    this.requireTransactions('beginTransaction()').begin();
+  }
+
+  /**
+   * Adds a consumer's offsets (the next offset to read per partition) to the open transaction: they become the
+   * group's committed offsets if, and only if, the transaction commits. `group` is `consumer.groupMetadata()`;
+   * the group coordinator fences a member that is no longer in the group (KIP-447).
+   */
+  sendOffsetsToTransaction(offsets: readonly OffsetCommit[], group: ConsumerGroupMetadata): Promise<void> {
+    return this.requireTransactions('sendOffsetsToTransaction()').sendOffsets(offsets, group);
+  }
+
+  /** Delivers every record of the transaction, then commits it. An abortable failure: abortTransaction(). */
+  commitTransaction(): Promise<void> {
+    return this.requireTransactions('commitTransaction()').commit();
+  }
+
+  /** Drops what is not yet sent and aborts the transaction: none of its records becomes visible. */
+  abortTransaction(): Promise<void> {
+    return this.requireTransactions('abortTransaction()').abort();
+  }
+
+  /** Runs `work` in a transaction: commits when it returns, aborts (and rethrows) when it throws. */
+  transaction<T>(work: (tx: TransactionalProducer) => Promise<T>): Promise<T> {
+    return runTransaction(this, work);
+  }
+
+  /** The transaction state (undefined for a producer without `transactionalId`). */
+  get transactionState(): TransactionManager['state'] | undefined {
+    return this.transactions?.state;
   }
 
   /** Sends everything accepted so far without lingering; resolves when each of it is delivered or has failed. */
@@ -160,6 +222,40 @@ export class Producer {
   get producerIdAndEpoch(): { producerId: bigint; epoch: number } | undefined {
     const s = this.idempotence;
     return s?.hasProducerId ? { producerId: s.producerId, epoch: s.epoch } : undefined;
+  }
+
+  private requireTransactions(call: string): TransactionManager {
+    if (this.transactions === undefined) {
+      throw new TransactionStateError(`${call} needs a producer with a transactionalId`, undefined);
+    }
+    return this.transactions;
+  }
+
+  private transactionManager(cluster: Cluster | ProducerCluster, wake: () => void): TransactionManager | undefined {
+    const id = this.options.transactionalId;
+    if (id === undefined || this.idempotence === undefined) return undefined;
+    if (!(cluster instanceof Cluster)) throw new TransactionStateError('transactions need a Cluster', id);
+    const coordinators = new Coordinators(cluster, { requestTimeoutMs: this.options.requestTimeoutMs });
+    return new TransactionManager(id, this.options, coordinators, this.idempotence, {
+      flush: () => this.flush(),
+      abortUnsent: (err) => this.abortUnsent(err),
+      wakeSender: wake,
+    });
+  }
+
+  /** Fails every record not yet sent with `err` (waiting, queued or held back), and waits out those in flight. */
+  private async abortUnsent(err: Error): Promise<void> {
+    for (;;) {
+      for (const w of this.waiting.splice(0)) {
+        w.record.reject(err);
+        for (const settled of w.settled) settled();
+      }
+      for (const batch of this.accumulator.takeAll()) this.sender.failBatch(batch, err);
+      const left = this.accumulator.incompleteBatches();
+      if (left.length === 0) return;
+      // A batch in flight may come back to be retried: the next round fails it from the queue.
+      await Promise.race([Promise.all(left.map((b) => new Promise<void>((r) => b.onDone(r)))), sleep(50)]);
+    }
   }
 
   private appendNow(record: PendingRecord): boolean {

@@ -1,7 +1,7 @@
 import type { PendingRecord } from './batch.js';
 import { InvalidRecordError } from './errors.js';
 
-type Bytes = Buffer | Uint8Array | string;
+export type Bytes = Buffer | Uint8Array | string;
 
 /** A record to send. Strings are written as UTF-8. */
 export interface ProducerRecord {

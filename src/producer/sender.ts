@@ -1,15 +1,16 @@
-import { TidemarkError } from '../../codecs/errors.js';
+import { ProtocolError, TidemarkError } from '../../codecs/errors.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
 import { backoffDelay } from '../cluster/backoff.js';
 import { isStaleMetadataCode } from '../cluster/metadata.js';
-import { ConnectionError, UnsupportedVersionError } from '../network/errors.js';
+import { ConnectionError, ImplausibleResponseError, UnsupportedVersionError } from '../network/errors.js';
+import { closeIfTimedOut } from '../network/silent-connection.js';
 import type { RecordAccumulator } from './accumulator.js';
 import { BATCH_OVERHEAD, type ProducerBatch } from './batch.js';
 import { BrokerLinks } from './broker-links.js';
 import type { BufferMemory } from './buffer-memory.js';
 import type { ProduceConnection, ProducerCluster, TopicView } from './cluster-view.js';
-import { DeliveryTimeoutError } from './errors.js';
+import { DeliveryTimeoutError, DeliveryUncertainError } from './errors.js';
 import type { IdempotenceState } from './idempotence.js';
 import { ProducerIdFetcher } from './init-producer-id.js';
 import type { ResolvedProducerOptions } from './options.js';
@@ -29,6 +30,11 @@ export interface SenderParts {
   cluster: ProducerCluster;
   /** Present when the producer is idempotent. */
   idempotence: IdempotenceState | undefined;
+  /**
+   * Present when the producer is transactional: it gets the producer id (not the sender) and admits a batch
+   * only once its partition is in the transaction.
+   */
+  transactions?: { readonly transactionalId: string; admit(batch: ProducerBatch): boolean };
 }
 
 /**
@@ -64,7 +70,7 @@ export class Sender {
       },
     });
     const idempotence = parts.idempotence;
-    if (idempotence !== undefined) {
+    if (idempotence !== undefined && parts.transactions === undefined) {
       this.producerIds = new ProducerIdFetcher(parts.cluster, idempotence, this.o, {
         onReady: () => this.wake(),
         onFatal: (err) => this.fail(err),
@@ -112,7 +118,8 @@ export class Sender {
     if (this.stopped) return;
     const { accumulator, memory, topics, idempotence } = this.parts;
     const now = Date.now();
-    if (idempotence !== undefined && (idempotence.resetWhereReady() || !idempotence.hasProducerId)) {
+    const fetchesIds = this.producerIds !== undefined && idempotence !== undefined;
+    if (fetchesIds && (idempotence.resetWhereReady() || !idempotence.hasProducerId)) {
       this.producerIds?.fetch();
     }
     for (const batch of accumulator.expire(now)) this.expire(batch);
@@ -136,6 +143,7 @@ export class Sender {
 
   /** Idempotence may hold a partition back; a batch that goes for the first time gets its sequence here. */
   private readonly admit = (batch: ProducerBatch): boolean => {
+    if (this.parts.transactions !== undefined && !this.parts.transactions.admit(batch)) return false;
     const idempotence = this.parts.idempotence;
     if (idempotence === undefined) return true;
     if (!idempotence.canSend(batch)) return false;
@@ -159,17 +167,19 @@ export class Sender {
     this.links.sent(node);
     let version = -1;
     let throttleTimeMs = 0;
-    const body = buildProduceRequest(batches, encoded, this.o.acks, this.o.requestTimeoutMs, topicId);
+    const transactionalId = this.parts.transactions?.transactionalId ?? null;
+    const body = buildProduceRequest(batches, encoded, this.o.acks, this.o.requestTimeoutMs, topicId, transactionalId);
     let sent: Promise<void>;
     try {
-      version = produceVersionFor(connection.versionFor(Produce), this.o.produceVersion, batches, topicId);
+      const negotiated = connection.versionFor(Produce);
+      version = produceVersionFor(negotiated, this.o.produceVersion, batches, topicId, transactionalId !== null);
       sent =
         this.o.acks === 0
           ? connection.request(Produce, body, { version, expectResponse: false }).then(() => {
               for (const b of batches) this.onAnswer(b, undefined);
             })
           : connection.request(Produce, body, { version, timeoutMs: this.o.requestTimeoutMs }).then((response) => {
-              throttleTimeMs = response.throttleTimeMs;
+              throttleTimeMs = this.plausibleThrottle(response.throttleTimeMs, version);
               const answers = matchAnswers(response, batches, topicId);
               for (const b of batches) this.onAnswer(b, answers.get(b));
             });
@@ -178,6 +188,8 @@ export class Sender {
     }
     sent
       .catch((err: unknown) => {
+        // A silent broker would swallow every later request on this connection: the next send opens a new one.
+        closeIfTimedOut(connection, err);
         if (err instanceof ConnectionError) this.parts.topics.markAllStale(err);
         // Refused before a byte was written: a definite failure. Anything else may have reached the broker.
         const unsent = err instanceof UnsupportedVersionError;
@@ -201,7 +213,9 @@ export class Sender {
     }
     const code = answer.errorCode;
     if (code === ErrorCode.NONE || code === ErrorCode.DUPLICATE_SEQUENCE_NUMBER) {
-      this.complete(batch, answer.baseOffset, answer.logAppendTimeMs);
+      const implausible = implausibleAck(batch, answer);
+      if (implausible !== undefined) this.onNoAnswer(batch, implausible, false);
+      else this.complete(batch, answer.baseOffset, answer.logAppendTimeMs);
       return;
     }
     const err = new KafkaError(code, {
@@ -229,6 +243,14 @@ export class Sender {
     batch.outcomeUnknown = !unsent;
     if (!unsent) batch.mayHaveBeenWritten = true;
     if (batch.done) return;
+    if (err instanceof ProtocolError && !unsent) {
+      // An answer came but cannot be trusted: the broker may have appended the batch. Idempotence makes a
+      // resend safe (the broker recognises the sequence and answers with the original offset); without it a
+      // resend could write the records twice, so the caller hears that they may have been written.
+      if (this.parts.idempotence !== undefined) this.retryOrFail(batch, err, true);
+      else this.failBatch(batch, new DeliveryUncertainError(batch.topic, batch.partition, err));
+      return;
+    }
     this.onError(batch, err);
   }
 
@@ -252,7 +274,26 @@ export class Sender {
       this.wakeAt(batch.retryAt);
       return;
     }
-    this.failBatch(batch, retriable && !inTime ? this.timeoutError(batch, err) : asError(err));
+    if (retriable && !inTime) this.failBatch(batch, this.timeoutError(batch, err));
+    else if (err instanceof ProtocolError && batch.mayHaveBeenWritten) {
+      this.failBatch(batch, new DeliveryUncertainError(batch.topic, batch.partition, err));
+    } else this.failBatch(batch, asError(err));
+  }
+
+  /**
+   * A throttle time longer than the delivery timeout cannot be a quota (one flipped bit once meant 74 hours of
+   * silence), and would fail every record sent meanwhile: it is capped at the longest retry backoff and
+   * reported as a process warning.
+   */
+  private plausibleThrottle(throttleTimeMs: number, version: number): number {
+    if (throttleTimeMs <= this.o.deliveryTimeoutMs) return throttleTimeMs;
+    const cap = Math.min(this.o.retryBackoffMaxMs, this.o.deliveryTimeoutMs);
+    const err = new ImplausibleResponseError(
+      `throttle time ${throttleTimeMs} ms exceeds the delivery timeout of ${this.o.deliveryTimeoutMs} ms; capped at ${cap} ms`,
+      { api: 'ProduceResponse', version, field: 'throttleTimeMs' },
+    );
+    process.emitWarning(err);
+    return cap;
   }
 
   private split(batch: ProducerBatch): void {
@@ -298,6 +339,25 @@ export class Sender {
     for (const batch of this.parts.accumulator.takeAll()) this.failBatch(batch, err);
   }
 }
+
+/** Offsets no broker acknowledges an append with: below -1, -1 for a fresh append, or past the int64 range. */
+function implausibleAck(batch: ProducerBatch, answer: PartitionAnswer): ImplausibleResponseError | undefined {
+  const { baseOffset, logStartOffset } = answer;
+  const fresh = answer.errorCode === ErrorCode.NONE;
+  let problem: string | undefined;
+  if (baseOffset < -1n || (fresh && baseOffset < 0n)) problem = `base offset ${baseOffset} is negative`;
+  else if (baseOffset + BigInt(batch.recordCount) > INT64_MAX) problem = `base offset ${baseOffset} overflows`;
+  else if (fresh && logStartOffset > baseOffset) {
+    problem = `base offset ${baseOffset} lies below the log start offset ${logStartOffset}`;
+  }
+  if (problem === undefined) return undefined;
+  return new ImplausibleResponseError(`acknowledgement for ${batch.topic}-${batch.partition}: ${problem}`, {
+    api: 'ProduceResponse',
+    field: 'baseOffset',
+  });
+}
+
+const INT64_MAX = 0x7fffffffffffffffn;
 
 function recordErrorText(answer: PartitionAnswer): string | null {
   if (answer.recordErrors.length === 0) return null;

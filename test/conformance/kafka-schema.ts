@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseRange } from '../../protocol/versions.js';
+import { currentFieldName } from './renamed-fields.js';
 
 /**
  * Kafka's message schemas (`common/message/*.json` in kafka-clients), read
@@ -89,7 +90,9 @@ export function parseKafkaMessage(text: string): KafkaMessage {
     validVersions: raw.validVersions as string,
     flexibleVersions: (raw.flexibleVersions as string | undefined) ?? 'none',
     latestVersionUnstable: raw.latestVersionUnstable === true,
-    fields: ((raw.fields as Record<string, unknown>[] | undefined) ?? []).map(normaliseField),
+    fields: ((raw.fields as Record<string, unknown>[] | undefined) ?? [])
+      .map(normaliseField)
+      .map((f) => ({ ...f, name: currentFieldName(raw.name as string, f.name) })),
     commonStructs: ((raw.commonStructs as Record<string, unknown>[] | undefined) ?? []).map((s) => ({
       name: s.name as string,
       versions: s.versions as string,

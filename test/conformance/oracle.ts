@@ -3,6 +3,7 @@ import type { Field } from '../../protocol/schema.js';
 import { JsonLinesProcess, LIGHT_JVM_FLAGS, startJava } from '../harness/java-program.js';
 import { toKafkaJson } from './json.js';
 import { type KafkaDist, prepareKafka } from './kafka.js';
+import { renameForRelease } from './renamed-fields.js';
 
 /**
  * Kafka's own serializers, in one long-lived JVM per Kafka version (a JVM
@@ -60,7 +61,8 @@ export class Oracle {
 
   /** Kafka's bytes for a message given as a tidemark value (`fields`: its definition, to write float64s right). */
   async encode(message: string, version: number, value: unknown, fields?: readonly Field[]): Promise<Buffer> {
-    const answer = await this.call({ op: 'encode', message, version }, toKafkaJson(value, fields));
+    const named = renameForRelease(this.dist.version, message, value, true);
+    const answer = await this.call({ op: 'encode', message, version }, toKafkaJson(named, fields));
     return Buffer.from(answer.hex as string, 'hex');
   }
 
@@ -70,7 +72,7 @@ export class Oracle {
    */
   async decode(message: string, version: number, bytes: Uint8Array): Promise<unknown> {
     const answer = await this.call({ op: 'decode', message, version, hex: Buffer.from(bytes).toString('hex') });
-    return answer.json;
+    return renameForRelease(this.dist.version, message, answer.json, false);
   }
 
   /** Kafka's error table (the `Errors` enum), to check tidemark's against. */

@@ -3,7 +3,8 @@
  * `proxy.socketFactory` goes to a proxy listener for the address it asked for (one listener per broker address,
  * opened on first use), so metadata naming other brokers needs no extra set-up. Faults switch at runtime:
  * latency per direction, dropping every connection, half-open connections, blackholed new connections, a
- * truncated or reset response, and hooks keyed by API key that act on one request's response.
+ * truncated or reset response, a rewritten (corrupted) response, and hooks keyed by API key that act on one
+ * request's response.
  *
  * The proxy understands Kafka framing only as far as it must: requests carry their API key and correlation id
  * in the header, responses only the correlation id, so each connection remembers which API every correlation id
@@ -19,10 +20,19 @@ export type ResponseAction =
   | 'forward'
   /** Close both sides instead of forwarding it (the response is lost, the broker did the work). */
   | 'cut'
+  /** Drop it and forward nothing more either way on that connection, closing nothing (it goes silent). */
+  | 'stall'
   /** Forward its size prefix and part of it, then end the connection (a FIN mid-frame). */
   | 'truncate'
   /** Forward its size prefix and part of it, then reset the client's socket (an RST mid-frame). */
-  | 'reset';
+  | 'reset'
+  /** Forward these bytes instead of the frame, under a size prefix that fits them. */
+  | { replace: Buffer }
+  /** Forward exactly these bytes instead of the frame and its size prefix (an impossible size, a foreign protocol). */
+  | { replaceRaw: Buffer };
+
+/** Builds the bytes a corrupted response is replaced with (see ResponseAction's `replace` forms). */
+export type ResponseRewrite = (response: ResponseContext) => { replace: Buffer } | { replaceRaw: Buffer };
 
 export interface ResponseContext {
   apiKey: number;
@@ -45,6 +55,7 @@ export interface FaultProxyStats {
   truncated: number;
   reset: number;
   cut: number;
+  rewritten: number;
 }
 
 interface Pair {
@@ -76,11 +87,16 @@ export class FaultProxy {
     truncated: 0,
     reset: 0,
     cut: 0,
+    rewritten: 0,
   };
   private readonly listeners = new Map<string, Promise<{ server: Server; port: number }>>();
   private readonly pairs = new Set<Pair>();
   private readonly hooks = new Map<number, ResponseHook>();
-  private pendingFaults: { action: 'truncate' | 'reset'; apiKey: number | undefined; keepBytes: number }[] = [];
+  private pendingFaults: {
+    action: 'truncate' | 'reset' | 'stall' | ResponseRewrite;
+    apiKey: number | undefined;
+    keepBytes: number;
+  }[] = [];
   private stopped = false;
 
   /**
@@ -139,6 +155,19 @@ export class FaultProxy {
   /** Like truncateNextResponse, but the client's socket is reset (RST) instead of ended. */
   resetNextResponse(options: { apiKey?: number; keepBytes?: number } = {}): void {
     this.pendingFaults.push({ action: 'reset', apiKey: options.apiKey, keepBytes: options.keepBytes ?? -1 });
+  }
+
+  /** The next response (of `apiKey`, or any) is dropped and its connection goes silent both ways. */
+  stallNextResponse(options: { apiKey?: number } = {}): void {
+    this.pendingFaults.push({ action: 'stall', apiKey: options.apiKey, keepBytes: -1 });
+  }
+
+  /**
+   * The next response (of `apiKey`, or any) is replaced by what `rewrite` makes of it — a specific corruption,
+   * once; responses after it pass clean.
+   */
+  rewriteNextResponse(rewrite: ResponseRewrite, options: { apiKey?: number } = {}): void {
+    this.pendingFaults.push({ action: rewrite, apiKey: options.apiKey, keepBytes: -1 });
   }
 
   /** Decides the fate of each response to a request of `apiKey`; `undefined` removes the hook. */
@@ -227,9 +256,19 @@ export class FaultProxy {
           this.forward(pair, 'toClient', raw);
           return;
         }
+        if (typeof action.action === 'object') {
+          this.stats.rewritten++;
+          this.forward(pair, 'toClient', rewrittenBytes(action.action));
+          return;
+        }
         if (action.action === 'cut') {
           this.stats.cut++;
           kill();
+          return;
+        }
+        if (action.action === 'stall') {
+          this.stats.halfOpened++;
+          pair.stalled = true;
           return;
         }
         const keep = action.keepBytes < 0 ? Math.floor(frame.length / 2) : Math.min(action.keepBytes, frame.length - 1);
@@ -255,7 +294,8 @@ export class FaultProxy {
     const i = this.pendingFaults.findIndex((f) => f.apiKey === undefined || f.apiKey === response.apiKey);
     if (i >= 0) {
       const [fault] = this.pendingFaults.splice(i, 1);
-      return { action: fault.action, keepBytes: fault.keepBytes };
+      const action = typeof fault.action === 'function' ? fault.action(response) : fault.action;
+      return { action, keepBytes: fault.keepBytes };
     }
     const hook = this.hooks.get(response.apiKey);
     return { action: hook === undefined ? 'forward' : hook(response), keepBytes: -1 };
@@ -286,6 +326,14 @@ export class FaultProxy {
     pair.client.destroy();
     pair.upstream.destroy();
   }
+}
+
+/** The bytes that go to the client for a `replace` or `replaceRaw` action. */
+function rewrittenBytes(action: { replace: Buffer } | { replaceRaw: Buffer }): Buffer {
+  if ('replaceRaw' in action) return action.replaceRaw;
+  const prefix = Buffer.allocUnsafe(4);
+  prefix.writeInt32BE(action.replace.length, 0);
+  return Buffer.concat([prefix, action.replace]);
 }
 
 /** Splits a byte stream into size-prefixed frames; `raw` is the frame with its size prefix. */

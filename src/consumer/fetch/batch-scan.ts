@@ -24,9 +24,28 @@ export interface BatchScan {
   batches: number;
   /** A header that cannot be right was met; the decoder will name the problem when the batch is delivered. */
   corrupt: boolean;
+  /**
+   * Why the batches' offsets cannot be what the broker holds (checked only with `bounds`): the whole answer
+   * for the partition is then void. Undefined when they are plausible.
+   */
+  implausible?: string;
 }
 
-export function scanBatches(buf: Buffer): BatchScan {
+/** The offsets a fetch's batches must lie in: from the batch holding the fetch offset up to (excluding) the limit. */
+export interface OffsetBounds {
+  fetchOffset: bigint;
+  /** The high watermark (or, under read_committed, the last stable offset) of the same response; -1: unknown. */
+  limit: bigint;
+  /** What `limit` is, for the message. */
+  limitName: string;
+}
+
+/**
+ * Reads the batch headers of `buf`. With `bounds`, also checks each complete batch's offsets, once per batch:
+ * the first must reach the fetch offset, each must start after the one before, and none may reach the limit.
+ * A base offset lies outside the batch CRC, so a bit flipped in it would otherwise move the position.
+ */
+export function scanBatches(buf: Buffer, bounds?: OffsetBounds): BatchScan {
   const end = buf.length;
   let pos = 0;
   let nextOffset: bigint | undefined;
@@ -41,11 +60,22 @@ export function scanBatches(buf: Buffer): BatchScan {
       if (size < V2_MIN_BATCH_LENGTH) return { nextOffset, lastEpoch, batches, corrupt: true };
       const lastOffsetDelta = buf.readInt32BE(pos + LAST_OFFSET_DELTA);
       if (lastOffsetDelta < 0) return { nextOffset, lastEpoch, batches, corrupt: true };
-      nextOffset = buf.readBigInt64BE(pos) + BigInt(lastOffsetDelta + 1);
+      const baseOffset = buf.readBigInt64BE(pos);
+      const batchEnd = baseOffset + BigInt(lastOffsetDelta + 1);
+      if (bounds !== undefined) {
+        const implausible = checkBatch(baseOffset, batchEnd, nextOffset, bounds);
+        if (implausible !== undefined) return { nextOffset, lastEpoch, batches, corrupt: false, implausible };
+      }
+      nextOffset = batchEnd;
       lastEpoch = buf.readInt32BE(pos + PARTITION_LEADER_EPOCH);
     } else if (magic === 0 || magic === 1) {
       // A legacy entry's offset is its own, or for a compressed wrapper that of its last inner message.
-      nextOffset = buf.readBigInt64BE(pos) + 1n;
+      const offset = buf.readBigInt64BE(pos);
+      if (bounds !== undefined) {
+        const implausible = checkBatch(offset, offset + 1n, nextOffset, bounds);
+        if (implausible !== undefined) return { nextOffset, lastEpoch, batches, corrupt: false, implausible };
+      }
+      nextOffset = offset + 1n;
       lastEpoch = -1;
     } else {
       return { nextOffset, lastEpoch, batches, corrupt: true };
@@ -54,4 +84,16 @@ export function scanBatches(buf: Buffer): BatchScan {
     pos += LOG_OVERHEAD + size;
   }
   return { nextOffset, lastEpoch, batches, corrupt: false };
+}
+
+/** Why a batch spanning `[base, end)` cannot be in this answer; undefined when it can. */
+function checkBatch(base: bigint, end: bigint, previousEnd: bigint | undefined, b: OffsetBounds): string | undefined {
+  if (previousEnd === undefined ? end <= b.fetchOffset : base < previousEnd) {
+    const after = previousEnd === undefined ? `the fetch offset ${b.fetchOffset}` : `the batch before (${previousEnd})`;
+    return `batch at offsets [${base}, ${end}) lies below ${after}`;
+  }
+  if (b.limit >= 0n && end > b.limit) {
+    return `batch at offsets [${base}, ${end}) reaches past the ${b.limitName} ${b.limit}`;
+  }
+  return undefined;
 }

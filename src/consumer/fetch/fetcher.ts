@@ -1,6 +1,7 @@
 import type { KafkaError } from '../../../protocol/kafka-error.js';
 import { judgeTruncation } from '../../cluster/offset-for-leader-epoch.js';
 import type { Connection } from '../../network/connection.js';
+import type { ImplausibleResponseError } from '../../network/errors.js';
 import type { EventSink } from '../events.js';
 import type { MetricsRecorder } from '../metrics.js';
 import type { PositionResolver } from '../position-resolver.js';
@@ -73,6 +74,7 @@ export class Fetcher {
       diverged: (sent, epoch) => this.diverged(sent, epoch),
       leaderMoved: (state, error) => this.leaderMoved(state, error),
       fatal: (state, error) => this.fail(state, error),
+      implausible: (state, error) => this.implausible(state, error),
     };
   }
 
@@ -249,6 +251,19 @@ export class Fetcher {
     this.router.invalidate(state.topic);
     this.o.cluster.noteError(error, state.topic);
     state.retryAt = Date.now() + PARTITION_RETRY_MS;
+  }
+
+  /** An answer that cannot be true for this partition: it was dropped; say so, and fetch it again shortly. */
+  private implausible(state: PartitionState, error: ImplausibleResponseError): void {
+    this.o.metrics.fetchErrors++;
+    state.retryAt = Date.now() + PARTITION_RETRY_MS;
+    const { topic, partition } = state;
+    this.o.emit('warning', {
+      message: `fetch answer dropped, fetching again: ${error.message}`,
+      error,
+      topic,
+      partition,
+    });
   }
 
   private requestFailed(nodeId: number, topics: ReadonlySet<string>, err: unknown): void {

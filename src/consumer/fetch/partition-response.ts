@@ -1,9 +1,10 @@
 import type { FetchPartitionResponse } from '../../../protocol/apis/fetch.js';
 import { ErrorCode } from '../../../protocol/error-codes.js';
 import { type KafkaError, kafkaError } from '../../../protocol/kafka-error.js';
+import { ImplausibleResponseError } from '../../network/errors.js';
 import { RecordTooLargeError } from '../errors.js';
 import type { PartitionState } from '../positions.js';
-import { scanBatches } from './batch-scan.js';
+import { type BatchScan, scanBatches } from './batch-scan.js';
 import type { FetchBuffer } from './fetch-buffer.js';
 import type { FetchSettings } from './fetch-request.js';
 
@@ -27,6 +28,8 @@ export interface PartitionOutcomes {
   leaderMoved(state: PartitionState, error: KafkaError): void;
   /** An error the application must hear about; the partition stops. */
   fatal(state: PartitionState, error: Error): void;
+  /** An answer no broker gives (offsets past its own high watermark): dropped, reported, fetched again. */
+  implausible(state: PartitionState, error: ImplausibleResponseError): void;
 }
 
 /** Codes after which the same partition is fetched again once metadata is refreshed. */
@@ -57,6 +60,21 @@ export function applyPartitionResponse(
   out: PartitionOutcomes,
 ): number {
   const { state } = sent;
+  let scan: BatchScan | undefined;
+  if (p.errorCode === 0 && p.records !== null && p.records.length > 0) {
+    scan = scanBatches(p.records, offsetBounds(sent, p, out.settings.readCommitted));
+    const problem =
+      scan.implausible ??
+      (p.highWatermark >= 0n && p.logStartOffset > p.highWatermark
+        ? `log start offset ${p.logStartOffset} lies above the high watermark ${p.highWatermark}`
+        : undefined);
+    if (problem !== undefined) {
+      // Nothing of it is applied: not the records, not the offsets it names.
+      const reason = `${state.topic}-${state.partition}: ${problem}`;
+      out.implausible(state, new ImplausibleResponseError(reason, { api: 'FetchResponse', version }));
+      return 0;
+    }
+  }
   if (p.highWatermark >= 0n) state.highWatermark = p.highWatermark;
   if (p.lastStableOffset >= 0n) state.lastStableOffset = p.lastStableOffset;
   if (p.logStartOffset >= 0n) state.logStartOffset = p.logStartOffset;
@@ -82,8 +100,7 @@ export function applyPartitionResponse(
   }
 
   const records = p.records;
-  if (records === null || records.length === 0) return 0;
-  const scan = scanBatches(records);
+  if (records === null || records.length === 0 || scan === undefined) return 0;
   if (scan.nextOffset === undefined && !scan.corrupt) {
     // Only part of one batch. From v3 the broker returns a first batch whole even past the limits, so this is a
     // partition placed after others had used up the response; before v3 the batch can never fit.
@@ -112,4 +129,14 @@ export function applyPartitionResponse(
   if (scan.batches > 0) state.fetchEpoch = scan.lastEpoch;
   if (scan.corrupt) state.stalled = true;
   return records.length;
+}
+
+/** Where this answer's batches must lie: from the fetch offset up to the high watermark (or LSO) it names. */
+function offsetBounds(sent: SentPartition, p: FetchPartitionResponse, readCommitted: boolean) {
+  const byLso = readCommitted && p.lastStableOffset >= 0n;
+  return {
+    fetchOffset: sent.fetchOffset,
+    limit: byLso ? p.lastStableOffset : p.highWatermark,
+    limitName: byLso ? 'last stable offset' : 'high watermark',
+  };
 }

@@ -9,6 +9,7 @@ import {
 } from './errors.js';
 import type {
   CommitContext,
+  CommittedUnder,
   GroupMembership,
   GroupProtocol,
   LeaveOptions,
@@ -59,8 +60,10 @@ export abstract class MembershipBase extends EventEmitter<MembershipEvents> impl
 
   abstract get state(): MembershipState;
   abstract get memberId(): string;
+  abstract get generationId(): number;
   abstract commitContext(): CommitContext;
-  abstract requestRejoin(reason: string, cause?: unknown): void;
+  abstract requestRejoin(reason: string): void;
+  abstract commitRefused(error: unknown, sentUnder: CommittedUnder): void;
   /** Leaves the group (the subclass's part of leave(), run once). */
   protected abstract leaveGroup(options: LeaveOptions): Promise<void>;
   /** Begins joining; called once by start(). */

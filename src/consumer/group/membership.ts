@@ -9,8 +9,9 @@
  *   MemberNotStableError while no generation / epoch would be accepted;
  * - calls `notePoll()` every time the application comes back for records (max poll interval), and lets what it
  *   throws reach the application (MaxPollIntervalExceededError, listener errors, fatal errors);
- * - calls `requestRejoin(reason, error)` when a member commit failed with ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID,
- *   REBALANCE_IN_PROGRESS, FENCED_MEMBER_EPOCH or STALE_MEMBER_EPOCH;
+ * - calls `commitRefused(error, sentUnder)` when a member commit failed with ILLEGAL_GENERATION,
+ *   UNKNOWN_MEMBER_ID, REBALANCE_IN_PROGRESS, FENCED_INSTANCE_ID, FENCED_MEMBER_EPOCH or STALE_MEMBER_EPOCH,
+ *   passing the typed error and the generation the commit was sent under;
  * - calls `leave()` on close.
  *
  * Listener order, for both protocols: `onRevoked(p)` is awaited while `p` is still in `assignment()` and
@@ -57,6 +58,13 @@ export interface CommitContext {
   protocol: GroupProtocol;
 }
 
+/** The member identity a commit carried: what a refusal of it is judged against. */
+export interface CommittedUnder {
+  memberId: string;
+  /** The classic generation id, or the KIP-848 member epoch. */
+  generationId: number;
+}
+
 /** One completed step of a rebalance, as seen by this member. */
 export interface RebalanceEvent {
   protocol: GroupProtocol;
@@ -97,6 +105,8 @@ export interface GroupMembership {
   readonly state: MembershipState;
   /** The member id, once the coordinator knows it ('' before the first join, classic). */
   readonly memberId: string;
+  /** The classic generation id, or the KIP-848 member epoch; -1 while the member is in no generation. */
+  readonly generationId: number;
   /**
    * Joins the group. Resolves once the first assignment has been received and `onAssigned` has settled; rejects
    * with the typed error when joining fails for good (FencedInstanceIdError, GroupProtocolUnsupportedError,
@@ -113,13 +123,17 @@ export interface GroupMembership {
    * RebalanceListenerError, a GroupMaxSizeReachedError; and the fatal error, every time.
    */
   notePoll(): void;
+  /** Classic: rejoin the group for `reason`. KIP-848: heartbeat at once (the coordinator drives rebalances). */
+  requestRejoin(reason: string): void;
   /**
-   * Rejoin needed (a commit failed with ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID / REBALANCE_IN_PROGRESS /
-   * STALE_MEMBER_EPOCH…). Pass the commit's error as `cause`: UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION and
-   * FENCED_MEMBER_EPOCH mean the partitions are lost already (onLost, not onRevoked), as Java concludes.
-   * KIP-848 members only heartbeat at once (the coordinator drives their rebalances).
+   * The coordinator refused a commit this member sent under `sentUnder` with a group error (`error`, typed).
+   * Classic, as Java's ConsumerCoordinator: UNKNOWN_MEMBER_ID and ILLEGAL_GENERATION reset the generation
+   * (the partitions are lost: onLost, no commit) and rejoin, but only if the member still holds the generation
+   * the commit was sent under; REBALANCE_IN_PROGRESS rejoins. KIP-848, as Java's async consumer: the commit
+   * says nothing final about the member, so it heartbeats at once and the coordinator's answer decides
+   * (fenced: lost and rejoin; a new epoch: go on).
    */
-  requestRejoin(reason: string, cause?: unknown): void;
+  commitRefused(error: unknown, sentUnder: CommittedUnder): void;
   /** Changes what the member subscribes to; the group rebalances for it. */
   subscribe(subscription: Subscription): void;
   /**

@@ -8,7 +8,7 @@ import { PlainMechanism } from './sasl/plain.js';
 import { ScramMechanism } from './sasl/scram.js';
 import { type TlsConfig, tlsSocketFactory } from './tls.js';
 
-interface SaslCommon {
+export interface SaslCommon {
   /** Re-authenticate before the broker's session lifetime runs out (KIP-368). Default true. */
   reauthenticate?: boolean;
 }

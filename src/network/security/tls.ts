@@ -9,7 +9,7 @@ import type { SocketFactory } from '../socket.js';
 import { TlsError, TlsNameMismatchError } from './errors.js';
 import type { SecurityLogger } from './logger.js';
 
-type Pem = string | Buffer;
+export type Pem = string | Buffer;
 
 /** Transport security for every broker connection (`ClientConfig.tls`). */
 export interface TlsConfig {

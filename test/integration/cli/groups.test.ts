@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client.js';
 import { bootstrap, legacyBootstrap } from '../../harness/context.js';
+import { waitForSettledKip848Member } from '../admin/setup.js';
 import { describeWithKafkaTool, JavaClients } from '../offsets/java-helper.js';
 import { cli, newClient, newTopic, tableRows, uniqueGroup } from './setup.js';
 
@@ -125,5 +126,68 @@ describe.each(targets)('tidemark describe / groups against $label', ({ at }) => 
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^tidemark: group ".*" does not exist\n$/);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('tidemark describe of a live KIP-848 group (Kafka 4.x)', () => {
+  let client: Client;
+  let topic: string;
+
+  beforeAll(async () => {
+    client = newClient(bootstrap());
+    topic = await newTopic(client, 'describe-848', 3);
+    // Records in partitions 0 and 1, none in 2; the member commits nothing.
+    await java.produce(
+      bootstrap(),
+      topic,
+      [0, 0, 0, 1].map((partition) => ({ partition })),
+    );
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('shows consumer id, host, client id, assignor and uncommitted assigned partitions as kafka-consumer-groups does', async () => {
+    const group = uniqueGroup('kip848');
+    const member = `${group}-m1`;
+    await java.join(bootstrap(), group, topic, member, { protocol: 'consumer', clientId: 'cli-848-member' });
+    try {
+      await waitForSettledKip848Member(client, group, 3);
+      const tool = await describeWithKafkaTool(bootstrap(), group);
+      const theirs = tool
+        .sort((a, b) => a.partition - b.partition)
+        .map((r) => [
+          r.topic,
+          String(r.partition),
+          r.currentOffset,
+          r.logEndOffset,
+          r.lag,
+          r.consumerId,
+          r.host,
+          r.clientId,
+        ]);
+      expect(theirs).toHaveLength(3);
+      expect(theirs.map((r) => [r[2], r[3], r[4], r[7]])).toEqual([
+        ['-', '3', '-', 'cli-848-member'],
+        ['-', '1', '-', 'cli-848-member'],
+        ['-', '0', '-', 'cli-848-member'],
+      ]);
+
+      const text = await cli(['describe', group], { bootstrap: bootstrap() });
+      expect(text.code).toBe(0);
+      expect(text.stderr).toBe('');
+      expect(tableRows(text.stdout, topic)).toEqual(theirs);
+      expect(text.stdout).toMatch(
+        new RegExp(`Group ${group}: Stable, consumer protocol consumer/uniform, 1 member, coordinator \\d+`),
+      );
+      expect(text.stdout).not.toContain('members unknown');
+
+      const json = JSON.parse((await cli(['describe', group, '--json'], { bootstrap: bootstrap() })).stdout);
+      expect(json.group).toMatchObject({ type: 'consumer', assignor: 'uniform' });
+      expect(json.group.members[0]).toMatchObject({ clientId: 'cli-848-member', memberId: theirs[0][5] });
+      expect(json.group.members[0].targetAssignment).toEqual(json.group.members[0].assignment);
+    } finally {
+      await java.leave(member);
+    }
   });
 });

@@ -60,6 +60,36 @@ describe.each(targets())('the commit engine against the broker ($label)', (targe
     }
   });
 
+  it('commit({ signal }) aborted before it is sent is dropped; one aborted after reports its outcome as an event', async () => {
+    const groupId = uniqueGroup('abort');
+    const { consumer, commits } = manual(groupId);
+    try {
+      await readRecords(consumer, 30);
+      // The first goes out at once; the second waits behind it and is aborted before it is sent.
+      const inFlight = consumer.commit({ offsets: [{ ...tp(), offset: 5n }] });
+      const queued = new AbortController();
+      const dropped = consumer.commit({ offsets: [{ ...tp(), offset: 8n }], signal: queued.signal });
+      queued.abort(new Error('not wanted any more'));
+      await expect(dropped).rejects.toThrow('not wanted any more');
+      await inFlight;
+      await sleep(500);
+      expect(await committedOffset(groupId)).toBe(5n);
+      expect(commits.map((c) => c.offsets[0].offset)).toEqual([5n]);
+
+      // Aborted once sent: the call rejects now, and the commit's own outcome follows as an event.
+      const late = new AbortController();
+      const sent = consumer.commit({ offsets: [{ ...tp(), offset: 12n }], signal: late.signal });
+      late.abort(new Error('too late'));
+      await expect(sent).rejects.toThrow('too late');
+      const deadline = Date.now() + 10_000;
+      while (commits.length < 2 && Date.now() < deadline) await sleep(20);
+      expect(commits.map((c) => c.offsets[0].offset)).toEqual([5n, 12n]);
+      expect(await committedOffset(groupId)).toBe(12n);
+    } finally {
+      await consumer.close();
+    }
+  });
+
   it('never moves a committed offset backwards unless the application sought', async () => {
     const groupId = uniqueGroup('backward');
     const { consumer } = manual(groupId);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client.js';
+import { sleep } from '../../../src/cluster/backoff.js';
 import { Consumer } from '../../../src/consumer/consumer.js';
 import type { RebalanceEvent } from '../../../src/consumer/events.js';
 import { newClient, newTopic, produce, readRecords, targets, uniqueGroup } from './setup.js';
@@ -60,6 +61,34 @@ describe.each(targets())('group subscription ($label)', (target) => {
       expect((await readRecords(consumer, 30)).length).toBe(30);
     } finally {
       await consumer.close();
+    }
+  }, 60_000);
+
+  it('a rebalance that leaves the partitions as they were is reported as unchanged; every event names the member', async () => {
+    const groupId = uniqueGroup('unchanged');
+    const elsewhere = await newTopic(client, 'group-sub-other', 1);
+    const group = { assignors: ['cooperative-sticky' as const] };
+    const first = new Consumer(client, { groupId, autoOffsetReset: 'earliest', group });
+    const second = new Consumer(client, { groupId, autoOffsetReset: 'earliest', group });
+    const events: RebalanceEvent[] = [];
+    first.on('rebalance', (e) => events.push(e));
+    try {
+      await first.subscribe({ topics: [topic] }, { signal: AbortSignal.timeout(30_000) });
+      const before = first.groupMetadata();
+      // The second member reads another topic: the group rebalances, and the first keeps what it had.
+      await second.subscribe({ topics: [elsewhere] }, { signal: AbortSignal.timeout(30_000) });
+      const deadline = Date.now() + 30_000;
+      while (!events.some((e) => e.kind === 'unchanged') && Date.now() < deadline) await sleep(50);
+      const unchanged = events.find((e) => e.kind === 'unchanged');
+      expect(unchanged).toMatchObject({ groupId, memberId: before.memberId });
+      expect(unchanged!.partitions.length).toBe(3);
+      expect(unchanged!.generation).toBeGreaterThan(before.generationId);
+      expect(first.groupMetadata()).toMatchObject({ groupId, memberId: before.memberId, groupInstanceId: null });
+      expect(events.map((e) => e.memberId)).toEqual(events.map(() => before.memberId));
+      expect(events.filter((e) => e.kind === 'revoked' || e.kind === 'lost')).toEqual([]);
+    } finally {
+      await second.close();
+      await first.close();
     }
   }, 60_000);
 

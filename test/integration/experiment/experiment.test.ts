@@ -20,7 +20,7 @@ describe('crash experiment (reduced)', () => {
     outcomes = await runExperiment({
       bootstrap: bootstrap(),
       topic,
-      modes: ['a', 'c', 'd'],
+      modes: ['a', 'c', 'd', 'e'],
       runs: 1,
       baseRate: 8_000,
       minStops: 2,
@@ -40,6 +40,8 @@ describe('crash experiment (reduced)', () => {
       'c/sigkill',
       'd/graceful',
       'd/sigkill',
+      'e/graceful',
+      'e/sigkill',
     ]);
     // (a) may run out of records early (it skips what it lost); the others make every planned stop.
     for (const r of outcomes.filter((o) => o.plan.mode !== 'a')) expect(r.stops).toBe(2);
@@ -64,5 +66,10 @@ describe('crash experiment (reduced)', () => {
   it('(d) transactional sink: exactly once under graceful stops and SIGKILL', () => {
     expect(sums.d.graceful).toEqual({ lost: 0, duplicated: 0 });
     expect(sums.d.sigkill).toEqual({ lost: 0, duplicated: 0 });
+  });
+
+  it('(e) Kafka transactions: exactly once under graceful stops and SIGKILL, counted with read_committed', () => {
+    expect(sums.e.graceful).toEqual({ lost: 0, duplicated: 0 });
+    expect(sums.e.sigkill).toEqual({ lost: 0, duplicated: 0 });
   });
 });

@@ -10,14 +10,14 @@ import type { ChildConfig } from './consumer-child.js';
 
 const SCRIPT = fileURLToPath(new URL('./consumer-child.ts', import.meta.url));
 
-let bundled: Promise<string> | undefined;
-let bundleDir: string | undefined;
+/** Bundles by entry script (consumer-child.ts, or another child such as the transactions tests'). */
+const bundled = new Map<string, Promise<string>>();
+const bundleDirs: string[] = [];
 
-/** Removes the bundle (call from afterAll: a test worker may be ended without an `exit` event). */
+/** Removes the bundles (call from afterAll: a test worker may be ended without an `exit` event). */
 export function removeChildScript(): void {
-  if (bundleDir !== undefined) rmSync(bundleDir, { recursive: true, force: true });
-  bundled = undefined;
-  bundleDir = undefined;
+  for (const dir of bundleDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  bundled.clear();
 }
 
 /**
@@ -25,16 +25,18 @@ export function removeChildScript(): void {
  * through tsx, a child needs 3-5 s on a loaded machine before it runs a line; bundled, under one: that is
  * what lets a test afford dozens of restarts. esbuild is the compiler tsx itself runs on.
  */
-export function childScript(): Promise<string> {
-  bundled ??= (async () => {
+export function childScript(entry = SCRIPT): Promise<string> {
+  let script = bundled.get(entry);
+  if (script !== undefined) return script;
+  script = (async () => {
     // Inside the repository (.tidemark/ is ignored by git), so the bundle finds node_modules as the sources do.
     mkdirSync(tidemarkDir, { recursive: true });
     const dir = mkdtempSync(path.join(tidemarkDir, 'consumer-child-'));
-    bundleDir = dir;
+    bundleDirs.push(dir);
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const outfile = path.join(dir, 'consumer-child.mjs');
     await build({
-      entryPoints: [SCRIPT],
+      entryPoints: [entry],
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -45,7 +47,8 @@ export function childScript(): Promise<string> {
     });
     return outfile;
   })();
-  return bundled;
+  bundled.set(entry, script);
+  return script;
 }
 
 export interface ChildEvent {
@@ -96,9 +99,9 @@ export class ChildConsumer {
     );
   }
 
-  /** Starts the bundled child (see childScript). */
-  static async spawn(config: ChildConfig): Promise<ChildConsumer> {
-    const child = spawn(process.execPath, [await childScript(), JSON.stringify(config)], {
+  /** Starts the bundled child (see childScript); `entry` another child script taking its config as JSON. */
+  static async spawn(config: ChildConfig | { run: number }, entry?: string): Promise<ChildConsumer> {
+    const child = spawn(process.execPath, [await childScript(entry), JSON.stringify(config)], {
       cwd: repoRoot,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -139,6 +142,29 @@ export class ChildConsumer {
       }
     }
     return [...owned];
+  }
+
+  /**
+   * Lets the child run for a seeded random while, then SIGKILLs it: one time in five while it is still starting
+   * (20-420 ms), otherwise `minRunMs` to `minRunMs` + 1.5 s after it is ready. Returns whether it was killed
+   * before it was ready; throws if it died on its own first.
+   */
+  async runThenKill(random: () => number, minRunMs = 50): Promise<boolean> {
+    let beforeReady = false;
+    try {
+      if (random() < 0.2) {
+        // Killed while starting: loading modules, joining, taking a lock or loading offsets.
+        await new Promise((resolve) => setTimeout(resolve, 20 + random() * 400));
+        beforeReady = !this.events.some((e) => e.event === 'ready');
+      } else {
+        await this.ready(60_000);
+        await new Promise((resolve) => setTimeout(resolve, minRunMs + random() * 1_500));
+      }
+      if (!this.alive) throw new Error(`run ${this.run} died before it was killed: ${this.describe()}`);
+    } finally {
+      if (this.alive) await this.kill();
+    }
+    return beforeReady;
   }
 
   /** SIGKILL: no commit, no LeaveGroup, no lock release. */

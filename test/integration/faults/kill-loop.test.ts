@@ -120,19 +120,7 @@ describe.each<{ store: Store; label: string }>([
       const child = await ChildConsumer.spawn(config(run));
       const watching = watchFile(child);
       watching.catch(() => {}); // awaited below; a test that fails first must not leave it unhandled
-      try {
-        if (random() < 0.2) {
-          // Killed while starting: loading modules, joining, taking the file lock or loading offsets.
-          await new Promise((resolve) => setTimeout(resolve, 20 + random() * 400));
-          if (!child.events.some((e) => e.event === 'ready')) killedBeforeReady++;
-        } else {
-          await child.ready(60_000);
-          await new Promise((resolve) => setTimeout(resolve, 50 + random() * 1_500));
-        }
-        if (!child.alive) throw new Error(`run ${run} died before it was killed: ${child.describe()}`);
-      } finally {
-        if (child.alive) await child.kill();
-      }
+      if (await child.runThenKill(random)) killedBeforeReady++;
       kills++;
       await watching;
       storedAfterKill.set(run, await readStored());

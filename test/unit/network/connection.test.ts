@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../codecs/errors.js';
 import { ApiVersions } from '../../../protocol/apis/api-versions.js';
+import { provideCodecs } from '../../../protocol/codec.js';
+import { compileCodecTable } from '../../../protocol/compile.js';
 import { defineApi, field } from '../../../protocol/schema.js';
 import { Connection, type ConnectionOptions } from '../../../src/network/connection.js';
 import {
@@ -20,6 +22,9 @@ const Echo = defineApi({
   request: [field('value', 'int32', '0+')],
   response: [field('value', 'int32', '0+')],
 });
+// Not a generated API: its codecs are compiled here, as only tests may.
+provideCodecs(Echo.request, compileCodecTable(Echo.request));
+provideCodecs(Echo.response, compileCodecTable(Echo.response));
 
 function echoBody(value: number): Buffer {
   const b = Buffer.alloc(5);

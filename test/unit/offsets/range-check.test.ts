@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ImplausibleResponseError } from '../../../src/network/errors.js';
 import { NoStoredOffsetError, OffsetOutOfRangeError } from '../../../src/offsets/errors.js';
 import {
   checkOffsetRanges,
@@ -122,6 +123,6 @@ describe('checkOffsetRanges', () => {
     const empty = checkOffsetRanges([p(0, 0n, 0n, 0n), p(1, 5n, 3n, 3n)]);
     expect(empty.positions.map((x) => x.offset)).toEqual([0n, 3n]);
     expect(empty.events[0]).toMatchObject({ reread: { from: 3n, to: 5n } });
-    expect(() => checkOffsetRanges([p(0, 0n, 10n, 5n)])).toThrow(RangeError);
+    expect(() => checkOffsetRanges([p(0, 0n, 10n, 5n)])).toThrow(ImplausibleResponseError);
   });
 });

@@ -4,7 +4,7 @@ import type { RebalanceProtocol } from '../../assignors/assignor.js';
 import type { GroupTransport } from '../coordinator-link.js';
 import { MemberNotStableError } from '../errors.js';
 import { HeartbeatTimer } from '../heartbeat-timer.js';
-import type { CommitContext, LeaveOptions, MembershipState } from '../membership.js';
+import type { CommitContext, CommittedUnder, LeaveOptions, MembershipState } from '../membership.js';
 import { MembershipBase } from '../membership-base.js';
 import type { ResolvedOptions } from '../options.js';
 import { type Recovery, recoveryFor } from '../recovery.js';
@@ -60,6 +60,10 @@ export class ClassicMembership extends MembershipBase {
     return this.generation.memberId;
   }
 
+  get generationId(): number {
+    return this.generation.generationId;
+  }
+
   get state(): MembershipState {
     if (this.lifecycle !== 'active') return this.lifecycle;
     if (this.phase === 'stable') return this.rejoinReason === null ? 'stable' : 'rebalancing';
@@ -80,21 +84,28 @@ export class ClassicMembership extends MembershipBase {
     };
   }
 
-  /**
-   * `cause`, when given, is the error that called for it: a commit refused with UNKNOWN_MEMBER_ID or
-   * ILLEGAL_GENERATION means the partitions are lost already, as Java's commit handler concludes.
-   */
-  requestRejoin(reason: string, cause?: unknown): void {
+  requestRejoin(reason: string): void {
     if (this.lifecycle !== 'active') return;
-    if (cause !== undefined) {
-      const recovery = recoveryFor(cause, this.groupId, this.options.groupInstanceId);
-      if (recovery.kind === 'fenced' || recovery.kind === 'stale-generation') {
-        this.onMembershipError(this.generation, recovery);
-        return;
-      }
-    }
     this.rejoinReason ??= reason;
     this.wake.notify();
+  }
+
+  /**
+   * Java's OffsetCommitResponseHandler: REBALANCE_IN_PROGRESS only rejoins; UNKNOWN_MEMBER_ID and
+   * ILLEGAL_GENERATION reset the generation (the partitions are lost, so nothing of them is committed) and
+   * rejoin, but only while the member still holds the generation the commit was sent under: a member that has
+   * rejoined since keeps its new generation. FENCED_INSTANCE_ID under the current generation ends the member.
+   */
+  commitRefused(error: unknown, sentUnder: CommittedUnder): void {
+    if (this.lifecycle !== 'active') return;
+    const recovery = recoveryFor(error, this.groupId, this.options.groupInstanceId);
+    if (recovery.kind === 'retry') {
+      this.requestRejoin('a commit found the group rebalancing');
+      return;
+    }
+    const { generationId, memberId } = this.generation;
+    if (sentUnder.generationId !== generationId || sentUnder.memberId !== memberId) return;
+    this.onMembershipError(this.generation, recovery);
   }
 
   protected async leaveGroup(options: LeaveOptions): Promise<void> {

@@ -3,10 +3,9 @@ import { backoffDelay } from '../../../cluster/backoff.js';
 import type { GroupTransport } from '../coordinator-link.js';
 import { MemberNotStableError } from '../errors.js';
 import { HeartbeatTimer } from '../heartbeat-timer.js';
-import type { CommitContext, LeaveOptions, MembershipState } from '../membership.js';
+import type { CommitContext, CommittedUnder, LeaveOptions, MembershipState } from '../membership.js';
 import { MembershipBase } from '../membership-base.js';
 import type { ResolvedOptions } from '../options.js';
-import { recoveryFor } from '../recovery.js';
 import { SubscriptionResolver, sameTopics } from '../subscription-resolver.js';
 import { ConsumerHeartbeat, type HeartbeatingMember } from './consumer-heartbeat.js';
 import { JOIN_EPOCH, LEAVE_EPOCH, STATIC_LEAVE_EPOCH } from './heartbeat-request.js';
@@ -28,6 +27,8 @@ export class ConsumerGroupMembership extends MembershipBase {
   private phase: 'joining' | 'member' | 'fenced' | 'stale' = 'joining';
   private target: IdPartitions[] | undefined;
   private reconciledTarget: IdPartitions[] | undefined;
+  /** The last target a rebalance event was emitted for. */
+  private reportedTarget: IdPartitions[] | undefined;
   private unresolvedSince = 0;
   private topics: string[] = [];
   private topicsChecked = 0;
@@ -54,6 +55,10 @@ export class ConsumerGroupMembership extends MembershipBase {
     return this.id;
   }
 
+  get generationId(): number {
+    return this.phase === 'member' && this.memberEpoch > 0 ? this.memberEpoch : -1;
+  }
+
   get state(): MembershipState {
     if (this.lifecycle !== 'active') return this.lifecycle;
     if (this.phase === 'member') return this.target === this.reconciledTarget ? 'stable' : 'rebalancing';
@@ -72,14 +77,20 @@ export class ConsumerGroupMembership extends MembershipBase {
     };
   }
 
-  /**
-   * The coordinator drives KIP-848 rebalances, so this only heartbeats at once (a commit refused with
-   * STALE_MEMBER_EPOCH learns the current epoch from it); a `cause` of UNKNOWN_MEMBER_ID or FENCED_MEMBER_EPOCH
-   * means the member was fenced: its partitions are lost and it joins again.
-   */
-  requestRejoin(_reason: string, cause?: unknown): void {
+  /** The coordinator drives KIP-848 rebalances: this only heartbeats at once. */
+  requestRejoin(_reason: string): void {
     if (this.lifecycle !== 'active') return;
-    if (cause !== undefined && recoveryFor(cause, this.groupId, null).kind === 'fenced') this.fence();
+    this.heartbeat.now();
+  }
+
+  /**
+   * As Java's async consumer (CommitRequestManager and ConsumerMembershipManager): a refused commit does not
+   * change the membership by itself. The heartbeat, sent at once, learns where the member stands: fenced or
+   * removed (FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID: the partitions are lost and it rejoins at epoch 0) or
+   * a newer epoch (STALE_MEMBER_EPOCH: the commit engine sends the commit again under it).
+   */
+  commitRefused(_error: unknown, _sentUnder: CommittedUnder): void {
+    if (this.lifecycle !== 'active') return;
     this.heartbeat.now();
   }
 
@@ -206,7 +217,9 @@ export class ConsumerGroupMembership extends MembershipBase {
     if (plan.unresolved.length === 0) this.reconciledTarget = target;
     this.heartbeat.now();
     const added = plan.added.map(({ topic, partition }) => ({ topic, partition }));
-    if (plan.revoked.length > 0 || added.length > 0 || first) {
+    // Every new target is a completed step, also one that leaves this member's partitions as they were.
+    if (plan.revoked.length > 0 || added.length > 0 || first || this.reportedTarget !== target) {
+      this.reportedTarget = target;
       this.emitRebalance({
         memberId: this.id,
         generationIdOrMemberEpoch: this.memberEpoch,

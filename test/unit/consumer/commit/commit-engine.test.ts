@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { TidemarkError } from '../../../../codecs/errors.js';
 import { ErrorCode } from '../../../../protocol/error-codes.js';
-import { kafkaError } from '../../../../protocol/kafka-error.js';
+import { type KafkaError, kafkaError } from '../../../../protocol/kafka-error.js';
 import { CommitEngine } from '../../../../src/consumer/commit-engine.js';
 import { CommitFailedError } from '../../../../src/consumer/errors.js';
-import type { CommitFailedEvent, ConsumerEventMap } from '../../../../src/consumer/events.js';
+import type { CommitEvent, CommitFailedEvent, ConsumerEventMap } from '../../../../src/consumer/events.js';
 import { MetricsRecorder } from '../../../../src/consumer/metrics.js';
 import { Positions } from '../../../../src/consumer/positions.js';
 import { BackwardCommitError } from '../../../../src/offsets/errors.js';
 import { MemoryOffsetStore } from '../../../../src/offsets/memory-offset-store.js';
-import type { CommitOptions, OffsetCommit, OffsetStore } from '../../../../src/offsets/offset-store.js';
+import type {
+  CommitOptions,
+  GroupGeneration,
+  OffsetCommit,
+  OffsetStore,
+} from '../../../../src/offsets/offset-store.js';
 
 /** A memory store that records each call and can be told to fail the next ones. */
 class ScriptedStore extends MemoryOffsetStore {
@@ -30,13 +35,14 @@ class ScriptedStore extends MemoryOffsetStore {
 function setUp(store: OffsetStore = new ScriptedStore(), generation = 3) {
   const positions = new Positions();
   const events: { name: keyof ConsumerEventMap; payload: unknown }[] = [];
-  const fenced: Error[] = [];
+  const fenced: { error: KafkaError; sentUnder: GroupGeneration }[] = [];
+  const member = { generationId: generation, memberId: 'm' };
   const engine = new CommitEngine({
     store,
     groupId: 'g',
     positions,
-    generation: () => ({ generationId: generation, memberId: 'm' }),
-    onFenced: (e) => fenced.push(e),
+    generation: () => ({ ...member }),
+    onRefused: (error, sentUnder) => fenced.push({ error, sentUnder }),
     metadata: undefined,
     retries: 3,
     emit: (name, payload) => events.push({ name, payload }),
@@ -45,7 +51,7 @@ function setUp(store: OffsetStore = new ScriptedStore(), generation = 3) {
   });
   const p0 = positions.add('t', 0);
   const p1 = positions.add('t', 1);
-  return { engine, positions, events, fenced, p0, p1, store: store as ScriptedStore };
+  return { engine, positions, events, fenced, member, p0, p1, store: store as ScriptedStore };
 }
 
 const at = (offset: bigint) => [{ topic: 't', partition: 0, offset }];
@@ -157,7 +163,67 @@ describe('CommitEngine', () => {
     void engine.commit(at(6n), 'auto', { wait: false });
     await engine.flush();
     expect(store.calls.length).toBe(2);
-    expect(fenced).toHaveLength(2);
+    expect(fenced.map((f) => f.error.errorName)).toEqual(['ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID']);
+  });
+
+  it('the membership gets the typed error and the generation the commit was sent under, not the current one', async () => {
+    const { engine, store, fenced, member } = setUp();
+    let release!: () => void;
+    store.gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    store.failures = [kafkaError(ErrorCode.UNKNOWN_MEMBER_ID)];
+    const done = engine.commit(at(5n), 'manual', { wait: true });
+    await Promise.resolve();
+    // The member rejoined while the commit was in flight.
+    member.generationId = 4;
+    release();
+    await expect(done).rejects.toBeInstanceOf(CommitFailedError);
+    expect(fenced).toHaveLength(1);
+    expect(fenced[0].error.errorName).toBe('UNKNOWN_MEMBER_ID');
+    expect(fenced[0].sentUnder).toEqual({ generationId: 3, memberId: 'm' });
+  });
+
+  it('STALE_MEMBER_EPOCH (KIP-848): the member is told; a revoke commit goes again under the newer epoch', async () => {
+    const { engine, store, fenced, member, events } = setUp();
+    store.failures = [kafkaError(ErrorCode.STALE_MEMBER_EPOCH)];
+    const done = engine.commit(at(5n), 'revoke', { wait: true });
+    member.generationId = 9;
+    await done;
+    expect(store.calls.map((c) => c.options?.generation?.generationId)).toEqual([3, 9]);
+    expect(fenced.map((f) => f.error.errorName)).toEqual(['STALE_MEMBER_EPOCH']);
+    expect(events.filter((e) => e.name === 'commit').length).toBe(1);
+    // The application's own commit is not retried: the partitions may have gone with the epoch.
+    store.failures = [kafkaError(ErrorCode.STALE_MEMBER_EPOCH)];
+    await expect(engine.commit(at(7n), 'manual', { wait: true })).rejects.toBeInstanceOf(CommitFailedError);
+    expect(store.calls.length).toBe(3);
+  });
+
+  it('an aborted commit not yet sent is dropped from the queue; one already sent reports its outcome as an event', async () => {
+    const { engine, store, events } = setUp();
+    let release!: () => void;
+    store.gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    const sent = new AbortController();
+    const first = engine.commit(at(5n), 'manual', { wait: true, signal: sent.signal });
+    const queued = new AbortController();
+    const second = engine.commit(at(8n), 'manual', { wait: true, signal: queued.signal });
+    const third = engine.commit(at(9n), 'manual', { wait: true });
+    queued.abort(new Error('stop'));
+    sent.abort(new Error('too late'));
+    await expect(second).rejects.toThrow('stop');
+    await expect(first).rejects.toThrow('too late');
+    release();
+    await third;
+    // The queued one never went out; the one in flight did, and its outcome is an event.
+    expect(store.calls.map((c) => c.offsets[0].offset)).toEqual([5n, 9n]);
+    const committed = events
+      .filter((e) => e.name === 'commit')
+      .map((e) => (e.payload as CommitEvent).offsets[0].offset);
+    expect(committed).toEqual([5n, 9n]);
+    await expect(engine.commit(at(10n), 'manual', { wait: true, signal: AbortSignal.abort() })).rejects.toThrow();
+    expect(store.calls.length).toBe(2);
   });
 
   it('without a group id there is nothing to commit to', async () => {
@@ -168,7 +234,7 @@ describe('CommitEngine', () => {
       groupId: undefined,
       positions,
       generation: () => undefined,
-      onFenced: () => {},
+      onRefused: () => {},
       metadata: undefined,
       retries: 0,
       emit: () => {},

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { Client } from '../../../../src/client.js';
+import { Consumer } from '../../../../src/consumer/consumer.js';
 import { resolveConsumerOptions } from '../../../../src/consumer/options.js';
 import { ConfigError } from '../../../../src/network/errors.js';
 
@@ -23,6 +25,37 @@ describe('consumer options', () => {
       requestTimeoutMs: 30_000,
     });
     expect(resolveConsumerOptions({ groupId: 'g' }, 30_000).autoCommit).toBe(true);
+  });
+
+  it("inherits the client's requestTimeoutMs unless it sets its own", async () => {
+    const client = new Client({ bootstrap: '127.0.0.1:9', requestTimeoutMs: 3_000 });
+    try {
+      expect(client.consumer().options.fetch.requestTimeoutMs).toBe(3_000);
+      expect(new Consumer(client, { groupId: 'g' }).options.fetch.requestTimeoutMs).toBe(3_000);
+      expect(client.consumer({ requestTimeoutMs: 5_000 }).options.fetch.requestTimeoutMs).toBe(5_000);
+      const defaults = new Client({ bootstrap: '127.0.0.1:9' });
+      expect(defaults.consumer().options.fetch.requestTimeoutMs).toBe(30_000);
+      await defaults.close();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("refuses classic-only group options with protocol 'consumer', naming the option", () => {
+    for (const group of [
+      { sessionTimeoutMs: 10_000 },
+      { heartbeatIntervalMs: 1_000 },
+      { assignors: ['range' as const] },
+    ]) {
+      const name = Object.keys(group)[0];
+      expect(() => resolveConsumerOptions({ groupId: 'g', group: { protocol: 'consumer', ...group } }, 1)).toThrow(
+        expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(`group.${name}`) }),
+      );
+      expect(() => resolveConsumerOptions({ groupId: 'g', group: { protocol: 'classic', ...group } }, 1)).not.toThrow();
+    }
+    expect(() =>
+      resolveConsumerOptions({ groupId: 'g', group: { protocol: 'consumer', serverAssignor: 'uniform' } }, 1),
+    ).not.toThrow();
   });
 
   it('auto offset reset none makes an out-of-range position an error unless said otherwise', () => {

@@ -28,3 +28,30 @@ describe('scanBatches', () => {
     expect(scanBatches(tiny)).toMatchObject({ corrupt: true });
   });
 });
+
+describe('scanBatches with offset bounds', () => {
+  const bounds = (fetchOffset: bigint, limit: bigint) => ({ fetchOffset, limit, limitName: 'high watermark' });
+  const a = encodeRecordBatch(records(3), { baseOffset: 100n });
+  const b = encodeRecordBatch(records(5), { baseOffset: 103n });
+
+  it('accepts batches from the one holding the fetch offset up to the high watermark', () => {
+    expect(scanBatches(Buffer.concat([a, b]), bounds(101n, 108n)).implausible).toBeUndefined();
+  });
+
+  it('refuses a batch reaching past the high watermark of the same answer', () => {
+    expect(scanBatches(Buffer.concat([a, b]), bounds(100n, 107n)).implausible).toMatch(
+      /\[103, 108\) reaches past the high watermark 107/,
+    );
+  });
+
+  it('refuses a first batch wholly below the fetch offset, and batches out of order', () => {
+    expect(scanBatches(a, bounds(103n, 200n)).implausible).toMatch(/lies below the fetch offset 103/);
+    expect(scanBatches(Buffer.concat([b, a]), bounds(103n, 200n)).implausible).toMatch(/below the batch before/);
+  });
+
+  it('refuses a base offset with a flipped high bit', () => {
+    const flipped = Buffer.from(a);
+    flipped[4] ^= 0x40; // base offset + 2^30
+    expect(scanBatches(flipped, bounds(100n, 300n)).implausible).toMatch(/reaches past the high watermark 300/);
+  });
+});

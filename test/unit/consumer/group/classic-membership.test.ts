@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../../../protocol/error-codes.js';
+import { kafkaError } from '../../../../protocol/kafka-error.js';
 import { ClassicMembership } from '../../../../src/consumer/group/classic/classic-membership.js';
 import { decodeSubscription } from '../../../../src/consumer/group/classic/consumer-protocol-codec.js';
 import {
@@ -119,6 +121,26 @@ describe('ClassicMembership', () => {
       generationId: -1,
       ownedPartitions: [],
     });
+  });
+
+  it('a commit refused under the generation it holds: lost, and rejoins; under an older one: nothing changes', async () => {
+    const { coordinator, membership, log, listener } = setup({ assignors: ['cooperative-sticky'] });
+    await membership.start({ topics: [TOPIC] }, listener);
+    const held = { memberId: membership.memberId, generationId: membership.generationId };
+    // An answer to a commit sent before the member's current generation says nothing about it (Java's
+    // generationUnchanged check).
+    membership.commitRefused(kafkaError(ErrorCode.ILLEGAL_GENERATION), {
+      ...held,
+      generationId: held.generationId - 1,
+    });
+    membership.commitRefused(kafkaError(ErrorCode.UNKNOWN_MEMBER_ID), { ...held, memberId: 'someone-before' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(membership.state).toBe('stable');
+    expect(log).toEqual(['assigned 0,1,2,3']);
+    membership.commitRefused(kafkaError(ErrorCode.ILLEGAL_GENERATION), held);
+    await until(() => coordinator.generation === 2 && membership.state === 'stable');
+    expect(log).toEqual(['assigned 0,1,2,3', 'lost 0,1,2,3', 'assigned 0,1,2,3']);
+    expect(membership.memberId).toBe(held.memberId);
   });
 
   it('retries after the coordinator moved, and after REBALANCE_IN_PROGRESS from SyncGroup', async () => {

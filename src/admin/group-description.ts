@@ -1,0 +1,46 @@
+import type { TopicPartition } from '../cluster/partition-errors.js';
+
+/** What describing a group answers (DescribeGroups for classic groups, ConsumerGroupDescribe for KIP-848). */
+
+export interface GroupMemberDescription {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  /** As the broker saw the member's address, e.g. `/127.0.0.1`. */
+  clientHost: string;
+  /** The partitions assigned to the member (consumer protocol only; empty while it joins). */
+  assignment: TopicPartition[];
+  /** The topics the member subscribed to (consumer protocol only). */
+  subscribedTopics: string[];
+  /** KIP-848 members only: the member's epoch. */
+  memberEpoch?: number;
+  /** KIP-848 members only: the partitions the coordinator is moving the member towards. */
+  targetAssignment?: TopicPartition[];
+  /** KIP-848 members only: the rack the member said it is in. */
+  rackId?: string | null;
+}
+
+export interface GroupDescription {
+  groupId: string;
+  /**
+   * Empty, Stable, PreparingRebalance, CompletingRebalance (classic), Assigning, Reconciling (KIP-848), or Dead
+   * (no such group).
+   */
+  state: string;
+  /** classic or consumer (KIP-848); undefined when the broker does not say (ListGroups before v5). */
+  type: string | undefined;
+  /** `consumer` for consumer groups, empty for a group that only holds committed offsets. */
+  protocolType: string;
+  /** The assignor the members agreed on (classic groups, once stable), or the server-side one (KIP-848). */
+  assignor: string;
+  /**
+   * The live members (KIP-848 groups through ConsumerGroupDescribe). Undefined only for a group of another
+   * type (share, streams), which neither request describes; its state still tells whether it has members.
+   */
+  members: GroupMemberDescription[] | undefined;
+  /** The node id of the group's coordinator. */
+  coordinator: number;
+  /** KIP-848 groups only: the epoch of the group's membership and of its target assignment. */
+  groupEpoch?: number;
+  assignmentEpoch?: number;
+}

@@ -1,0 +1,81 @@
+/**
+ * The API version ranges Apache Kafka releases advertise in ApiVersions (KRaft broker, default configuration),
+ * as `apiKey:min-max`. The versions check compares a broker's ranges with the nearest release's.
+ */
+import type { VersionSpan } from '../network/errors.js';
+
+const RELEASES: Record<string, string> = {
+  '3.9':
+    '0:0-11 1:0-17 2:0-9 3:0-12 8:0-9 9:0-9 10:0-6 11:0-9 12:0-4 13:0-5 14:0-5 15:0-5 16:0-5 17:0-1 18:0-4 ' +
+    '19:0-7 20:0-6 21:0-2 22:0-5 23:0-4 24:0-5 25:0-4 26:0-4 27:0-1 28:0-4 29:0-3 30:0-3 31:0-3 32:0-4 33:0-2 ' +
+    '34:0-2 35:0-4 36:0-2 37:0-3 38:0-3 39:0-2 40:0-2 41:0-3 42:0-2 43:0-2 44:0-1 45:0-0 46:0-0 47:0-0 48:0-1 ' +
+    '49:0-1 50:0-0 51:0-0 55:0-2 57:0-1 60:0-1 61:0-0 64:0-0 65:0-0 66:0-1 68:0-0 69:0-0 74:0-0 75:0-0 80:0-0 ' +
+    '81:0-0',
+  '4.4':
+    '0:0-13 1:4-18 2:1-11 3:0-13 8:2-10 9:1-10 10:0-6 11:0-9 12:0-4 13:0-5 14:0-5 15:0-6 16:0-5 17:0-1 18:0-5 ' +
+    '19:2-7 20:1-6 21:0-2 22:0-5 23:2-4 24:0-5 25:0-4 26:0-5 27:1-2 28:0-6 29:1-3 30:1-3 31:1-3 32:1-4 33:0-2 ' +
+    '34:1-2 35:1-5 36:0-2 37:0-3 38:1-3 39:1-2 40:1-2 41:1-3 42:0-3 43:0-2 44:0-1 45:0-1 46:0-0 47:0-0 48:0-1 ' +
+    '49:0-1 50:0-0 51:0-0 55:0-2 57:0-2 60:0-2 61:0-0 64:0-0 65:0-0 66:0-2 68:0-1 69:0-1 74:0-1 75:0-0 76:1-1 ' +
+    '77:1-1 78:1-2 79:1-2 80:0-1 81:0-0 83:0-0 84:0-0 85:0-1 86:0-0 87:0-1 88:0-1 89:0-1 90:0-1 91:0-0 92:0-0 ' +
+    '93:0-0 94:0-0',
+};
+
+/** The ranges of one release, by API key. */
+export function releaseRanges(release: string): Map<number, VersionSpan> {
+  const ranges = new Map<number, VersionSpan>();
+  for (const entry of RELEASES[release].split(' ')) {
+    const [key, span] = entry.split(':');
+    const [min, max] = span.split('-').map(Number);
+    ranges.set(Number(key), { min, max });
+  }
+  return ranges;
+}
+
+export const KNOWN_RELEASES = Object.keys(RELEASES);
+
+export interface RangeDifferences {
+  /** API keys or versions Kafka has and the broker lacks. */
+  missing: string[];
+  /** API keys or versions the broker has beyond Kafka's. */
+  extra: string[];
+}
+
+/** How the broker's ranges differ from a release's. */
+export function compareRanges(broker: ReadonlyMap<number, VersionSpan>, release: string): RangeDifferences {
+  const kafka = releaseRanges(release);
+  const missing: string[] = [];
+  const extra: string[] = [];
+  const span = (r: VersionSpan) => `v${r.min}-${r.max}`;
+  for (const [key, k] of kafka) {
+    const b = broker.get(key);
+    if (b === undefined) missing.push(`key ${key} (Kafka ${span(k)})`);
+    else if (b.min > k.min || b.max < k.max) missing.push(`key ${key}: Kafka ${span(k)}, broker ${span(b)}`);
+  }
+  for (const [key, b] of broker) {
+    const k = kafka.get(key);
+    if (k === undefined) extra.push(`key ${key} ${span(b)} (not in Kafka ${release})`);
+    else if (b.min < k.min || b.max > k.max) extra.push(`key ${key}: broker ${span(b)}, Kafka ${span(k)}`);
+  }
+  return { missing, extra };
+}
+
+/** The known release whose ranges differ least from the broker's. */
+export function nearestRelease(versions: { range(apiKey: number): VersionSpan | undefined }): {
+  release: string;
+  differences: RangeDifferences;
+} {
+  const broker = new Map<number, VersionSpan>();
+  for (let key = 0; key < 200; key++) {
+    const r = versions.range(key);
+    if (r !== undefined) broker.set(key, r);
+  }
+  let best: { release: string; differences: RangeDifferences } | undefined;
+  for (const release of KNOWN_RELEASES) {
+    const differences = compareRanges(broker, release);
+    const score = differences.missing.length + differences.extra.length;
+    if (best === undefined || score <= best.differences.missing.length + best.differences.extra.length) {
+      best = { release, differences };
+    }
+  }
+  return best!;
+}

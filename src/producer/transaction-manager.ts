@@ -1,0 +1,335 @@
+import { AddOffsetsToTxn } from '../../protocol/apis/add-offsets-to-txn.js';
+import { AddPartitionsToTxn } from '../../protocol/apis/add-partitions-to-txn.js';
+import { EndTxn } from '../../protocol/apis/end-txn.js';
+import { InitProducerId } from '../../protocol/apis/init-producer-id.js';
+import { KafkaError } from '../../protocol/kafka-error.js';
+import { Deadline } from '../cluster/deadline.js';
+import { partitionKey } from '../cluster/partition-errors.js';
+import type { ConsumerGroupMetadata } from '../consumer/group-metadata.js';
+import type { Coordinators } from '../coordinator/coordinators.js';
+import type { Connection } from '../network/connection.js';
+import type { OffsetCommit } from '../offsets/offset-store.js';
+import type { ProducerBatch } from './batch.js';
+import type { IdempotenceState } from './idempotence.js';
+import type { ResolvedProducerOptions } from './options.js';
+import {
+  classifyTransactionError,
+  fatalErrorFor,
+  TransactionAbortableError,
+  TransactionFatalError,
+  TransactionStateError,
+} from './transaction-errors.js';
+import { checkTransactionalOffsets, commitTransactionalOffsets } from './txn-offset-commit.js';
+
+/**
+ * Where a transactional producer stands (Java's TransactionManager.State, less its internal steps):
+ * initTransactions() leads to `ready`; beginTransaction() to `inTransaction`; commit or abort back to `ready`.
+ * An abortable failure leaves `abortableError` until abortTransaction(); a fatal one `fatalError` for good.
+ */
+export type TransactionState =
+  | 'uninitialized'
+  | 'ready'
+  | 'inTransaction'
+  | 'committing'
+  | 'aborting'
+  | 'abortableError'
+  | 'fatalError';
+
+/** What the transaction manager needs of the producer around it. */
+export interface TransactionHost {
+  /** Resolves once every record accepted so far is delivered or has failed. */
+  flush(): Promise<void>;
+  /** Fails every record not yet sent with `err` and resolves once none is in flight. */
+  abortUnsent(err: Error): Promise<void>;
+  /** A partition was added: held batches may go. */
+  wakeSender(): void;
+}
+
+/**
+ * The classic (KIP-98) transaction protocol, as on Kafka 3.9 and on 4.x without Transactions v2:
+ * InitProducerId with the transactional id fences older producers (it bumps the epoch and aborts their open
+ * transaction); each partition is added with AddPartitionsToTxn before its first batch goes (the sender asks
+ * `admit`); offsets go with AddOffsetsToTxn + TxnOffsetCommit; EndTxn commits or aborts. Requests are capped
+ * at the last version before Transactions v2 (Produce 11, AddPartitionsToTxn 3, TxnOffsetCommit and EndTxn
+ * 4): a higher one would ask a 4.x coordinator for the v2 protocol, which this producer does not speak yet.
+ */
+export class TransactionManager {
+  state: TransactionState = 'uninitialized';
+  /** The error that put the producer in `abortableError` or `fatalError`. */
+  private error: TransactionAbortableError | TransactionFatalError | undefined;
+  private readonly added = new Set<string>();
+  private readonly toAdd = new Map<string, { topic: string; partition: number }>();
+  private adding: Promise<void> | undefined;
+  private readonly offsetGroups = new Set<string>();
+  /** A batch failed after it was sent: its sequence numbers are spent, so the next transaction needs a new epoch. */
+  private epochBumpNeeded = false;
+  /** EndTxn(commit) got no answer: commitTransaction() may be called again and only resends it. */
+  private commitUnanswered = false;
+
+  constructor(
+    readonly transactionalId: string,
+    private readonly o: ResolvedProducerOptions,
+    private readonly coordinators: Coordinators,
+    private readonly idempotence: IdempotenceState,
+    private readonly host: TransactionHost,
+  ) {}
+
+  /** Why a `send()` cannot go into a transaction now; undefined when it can. */
+  sendError(): Error | undefined {
+    switch (this.state) {
+      case 'inTransaction':
+        return undefined;
+      case 'uninitialized':
+        return this.stateError('send() before initTransactions()');
+      case 'ready':
+        return this.stateError('send() outside a transaction: call beginTransaction() first');
+      case 'abortableError':
+      case 'fatalError':
+        return this.error;
+      default:
+        return this.stateError(`send() while the transaction is ${this.state}`);
+    }
+  }
+
+  /** Gets the producer id and epoch for the transactional id, fencing every older producer that has it. */
+  async init(): Promise<void> {
+    this.require(['uninitialized'], 'initTransactions()');
+    try {
+      await this.initProducerId(false);
+    } catch (err) {
+      throw this.fail(err, false);
+    }
+    this.state = 'ready';
+  }
+
+  begin(): void {
+    this.require(['ready'], 'beginTransaction()');
+    this.state = 'inTransaction';
+  }
+
+  /**
+   * The sender asks before a batch's first send: a partition already in the transaction may go; another is
+   * added first (in the background, several per request) and the batch waits.
+   */
+  admit(batch: ProducerBatch): boolean {
+    if (this.state !== 'inTransaction' && this.state !== 'committing') return false;
+    const key = partitionKey(batch.topic, batch.partition);
+    if (this.added.has(key)) {
+      batch.transactional = true;
+      return true;
+    }
+    if (!this.toAdd.has(key)) {
+      this.toAdd.set(key, { topic: batch.topic, partition: batch.partition });
+      this.adding ??= this.addPartitions();
+    }
+    return false;
+  }
+
+  /**
+   * A record of the transaction failed: the transaction can no longer commit. Returns what the record's
+   * `send()` rejects with: the fatal error when the failure is one (a fenced producer), else `err` itself.
+   */
+  onRecordFailed(err: unknown): unknown {
+    // A failure of its own (not one this manager dealt out to unsent records) may leave a sequence gap.
+    if (!(err instanceof TransactionAbortableError || err instanceof TransactionFatalError))
+      this.epochBumpNeeded = true;
+    if (this.state === 'inTransaction' || this.state === 'committing') this.fail(err, true);
+    return fatalErrorFor(this.transactionalId, err) ?? err;
+  }
+
+  /** Adds consumed offsets to the transaction, fenced by the consumer's group generation (KIP-447). */
+  async sendOffsets(offsets: readonly OffsetCommit[], group: ConsumerGroupMetadata): Promise<void> {
+    checkTransactionalOffsets(offsets, group);
+    this.require(['inTransaction'], 'sendOffsetsToTransaction()');
+    const deadline = new Deadline(`sendOffsetsToTransaction for ${this.transactionalId}`, this.o.maxBlockMs);
+    try {
+      if (!this.offsetGroups.has(group.groupId)) {
+        await this.coordinators.call('transaction', this.transactionalId, deadline, async (c) => {
+          const r = await c.request(
+            AddOffsetsToTxn,
+            { ...this.producer(), transactionalId: this.transactionalId, groupId: group.groupId },
+            { timeoutMs: this.o.requestTimeoutMs },
+          );
+          throwIfError(r.errorCode, 'AddOffsetsToTxn');
+        });
+        this.offsetGroups.add(group.groupId);
+      }
+      await commitTransactionalOffsets(this.coordinators, deadline, {
+        transactionalId: this.transactionalId,
+        ...this.producer(),
+        group,
+        offsets,
+        requestTimeoutMs: this.o.requestTimeoutMs,
+      });
+    } catch (err) {
+      throw this.fail(err, true);
+    }
+  }
+
+  async commit(): Promise<void> {
+    if (this.state === 'abortableError') throw this.error;
+    this.require(['inTransaction'], 'commitTransaction()');
+    this.state = 'committing';
+    await this.host.flush();
+    await this.adding;
+    if (this.error !== undefined) {
+      this.state = this.error instanceof TransactionFatalError ? 'fatalError' : 'abortableError';
+      throw this.error;
+    }
+    try {
+      await this.endTxn(true);
+    } catch (err) {
+      // No answer: the commit may have happened; Java lets the application call commitTransaction() again.
+      if (!(err instanceof KafkaError) && !(err instanceof TransactionFatalError)) {
+        this.commitUnanswered = true;
+        this.state = 'inTransaction';
+        throw err;
+      }
+      throw this.fail(err, true);
+    }
+    this.finish();
+  }
+
+  async abort(): Promise<void> {
+    this.require(['inTransaction', 'abortableError'], 'abortTransaction()');
+    this.state = 'aborting';
+    const aborted = new TransactionAbortableError(this.transactionalId, 'abortTransaction() was called');
+    await this.host.abortUnsent(this.error ?? aborted);
+    await this.adding;
+    try {
+      await this.endTxn(false);
+      if (this.epochBumpNeeded) {
+        await this.initProducerId(true);
+        this.idempotence.resetWhereReady();
+      }
+    } catch (err) {
+      const e = this.fail(err, false);
+      if ((this.state as TransactionState) !== 'fatalError') this.state = 'abortableError';
+      throw e;
+    }
+    this.finish();
+  }
+
+  private finish(): void {
+    this.added.clear();
+    this.offsetGroups.clear();
+    this.error = undefined;
+    this.epochBumpNeeded = false;
+    this.commitUnanswered = false;
+    this.state = 'ready';
+  }
+
+  /** EndTxn, unless nothing was added (then the coordinator knows of no transaction, as in Java). */
+  private async endTxn(committed: boolean): Promise<void> {
+    if (this.added.size === 0 && this.offsetGroups.size === 0 && !this.commitUnanswered) return;
+    const deadline = new Deadline(`EndTxn for ${this.transactionalId}`, this.o.maxBlockMs);
+    await this.coordinators.call('transaction', this.transactionalId, deadline, async (c) => {
+      const version = Math.min(c.versionFor(EndTxn), LAST_CLASSIC.EndTxn);
+      const body = { ...this.producer(), transactionalId: this.transactionalId, committed };
+      const r = await c.request(EndTxn, body, { version, timeoutMs: this.o.requestTimeoutMs });
+      throwIfError(r.errorCode, 'EndTxn');
+    });
+  }
+
+  private async initProducerId(bump: boolean): Promise<void> {
+    const deadline = new Deadline(`InitProducerId for ${this.transactionalId}`, this.o.maxBlockMs);
+    const r = await this.coordinators.call('transaction', this.transactionalId, deadline, async (c) => {
+      const current = bump ? this.producer() : { producerId: -1n, producerEpoch: -1 };
+      const body = {
+        transactionalId: this.transactionalId,
+        transactionTimeoutMs: this.o.transactionTimeoutMs,
+        ...current,
+      };
+      const response = await c.request(InitProducerId, body, { timeoutMs: this.o.requestTimeoutMs });
+      throwIfError(response.errorCode, 'InitProducerId');
+      return response;
+    });
+    this.idempotence.setProducerId(r.producerId, r.producerEpoch);
+  }
+
+  private async addPartitions(): Promise<void> {
+    const partitions = [...this.toAdd];
+    const deadline = new Deadline(`AddPartitionsToTxn for ${this.transactionalId}`, this.o.deliveryTimeoutMs);
+    try {
+      await this.coordinators.call('transaction', this.transactionalId, deadline, (c) => this.addOnce(c, partitions));
+      for (const [key] of partitions) this.added.add(key);
+    } catch (err) {
+      this.fail(err, true);
+    } finally {
+      for (const [key] of partitions) this.toAdd.delete(key);
+      this.adding = undefined;
+      if (this.toAdd.size > 0 && (this.state === 'inTransaction' || this.state === 'committing')) {
+        this.adding = this.addPartitions();
+      }
+      this.host.wakeSender();
+    }
+  }
+
+  private async addOnce(c: Connection, partitions: [string, { topic: string; partition: number }][]): Promise<void> {
+    const byTopic = new Map<string, number[]>();
+    for (const [, { topic, partition }] of partitions) byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
+    const { producerId, producerEpoch } = this.producer();
+    const version = Math.min(c.versionFor(AddPartitionsToTxn), LAST_CLASSIC.AddPartitionsToTxn);
+    const r = await c.request(
+      AddPartitionsToTxn,
+      {
+        transactions: [],
+        v3AndBelowTransactionalId: this.transactionalId,
+        v3AndBelowProducerId: producerId,
+        v3AndBelowProducerEpoch: producerEpoch,
+        v3AndBelowTopics: [...byTopic].map(([name, ps]) => ({ name, partitions: ps })),
+      },
+      { version, timeoutMs: this.o.requestTimeoutMs },
+    );
+    // OPERATION_NOT_ATTEMPTED only echoes another partition's error; report that one.
+    let first: KafkaError | undefined;
+    for (const t of r.resultsByTopicV3AndBelow) {
+      for (const p of t.resultsByPartition) {
+        if (p.partitionErrorCode === 0 || p.partitionErrorCode === OPERATION_NOT_ATTEMPTED) continue;
+        const context = { api: 'AddPartitionsToTxn', topic: t.name, partition: p.partitionIndex };
+        first ??= new KafkaError(p.partitionErrorCode, { context });
+      }
+    }
+    if (first !== undefined) throw first;
+  }
+
+  private producer(): { producerId: bigint; producerEpoch: number } {
+    return { producerId: this.idempotence.producerId, producerEpoch: this.idempotence.epoch };
+  }
+
+  /** Records a failure: fatal ones end the producer; others make the open transaction abortable. */
+  private fail(err: unknown, abortable: boolean): TransactionAbortableError | TransactionFatalError | Error {
+    const e = classifyTransactionError(this.transactionalId, err);
+    if (e instanceof TransactionFatalError) {
+      this.state = 'fatalError';
+      this.error = e;
+      void this.host.abortUnsent(e);
+      return e;
+    }
+    if (!abortable) return err instanceof Error ? err : e;
+    if (this.state === 'inTransaction' || this.state === 'committing') this.state = 'abortableError';
+    this.error ??= e;
+    if (this.state !== 'aborting') void this.host.abortUnsent(this.error);
+    return this.error;
+  }
+
+  private require(states: readonly TransactionState[], call: string): void {
+    if (states.includes(this.state)) return;
+    if (this.state === 'fatalError') throw this.error;
+    const cause = this.state === 'abortableError' ? ` (${this.error?.message}; call abortTransaction())` : '';
+    throw this.stateError(`${call} is not allowed while the producer is ${this.state}${cause}`);
+  }
+
+  private stateError(message: string): TransactionStateError {
+    return new TransactionStateError(`${message} [transactional id ${this.transactionalId}]`, this.transactionalId);
+  }
+}
+
+/** The last request versions of the classic protocol; the next ones ask for Transactions v2 (KIP-890). */
+export const LAST_CLASSIC = { Produce: 11, AddPartitionsToTxn: 3, TxnOffsetCommit: 4, EndTxn: 4 } as const;
+
+const OPERATION_NOT_ATTEMPTED = 55;
+
+function throwIfError(code: number, api: string): void {
+  if (code !== 0) throw new KafkaError(code, { context: { api } });
+}
