@@ -105,6 +105,11 @@ export type {
   UserScramCredentials,
 } from './admin/scram.js';
 export type {
+  DescribedPartition,
+  DescribedTopicPartitions,
+  DescribeTopicPartitionsOptions,
+} from './admin/topic-partitions.js';
+export type {
   CreatedTopic,
   CreateTopicsOptions,
   DeletedTopic,

@@ -9,6 +9,11 @@ import type { Cluster } from '../cluster/cluster.js';
 import { type ClusterMetadata, type TopicMetadata, topicOrThrow, ZERO_TOPIC_ID } from '../cluster/metadata.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../network/connection.js';
 import { throwTopicErrors } from './errors.js';
+import {
+  type DescribedTopicPartitions,
+  type DescribeTopicPartitionsOptions,
+  describeTopicPartitions,
+} from './topic-partitions.js';
 
 export interface NewTopic {
   name: string;
@@ -202,6 +207,14 @@ export class TopicAdmin {
     }
     throwTopicErrors('Metadata', errors, found);
     return found;
+  }
+
+  /** Partitions with leader, replicas, ISR and eligible leader replicas (KIP-966), every page of them. */
+  describeTopicPartitions(
+    names: readonly string[],
+    options?: DescribeTopicPartitionsOptions,
+  ): Promise<DescribedTopicPartitions[]> {
+    return describeTopicPartitions({ cluster: this.cluster, requestTimeoutMs: this.requestTimeoutMs }, names, options);
   }
 
   private async delete(

@@ -2,6 +2,7 @@ import { TidemarkError } from '../../codecs/errors.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
 import { TopicErrors } from '../admin/errors.js';
 import { GroupNotEmptyError } from '../admin/group-errors.js';
+import { ResourceErrors } from '../admin/resource-errors.js';
 import { CallTimeoutError } from '../cluster/deadline.js';
 import { ConnectionError, RequestTimeoutError } from '../network/errors.js';
 import { AuthenticationError, TlsError } from '../network/security/errors.js';
@@ -29,7 +30,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   0    success
   1    error
   2    usage: unknown command or flag, missing or malformed value
-  3    not found: no such group, topic or file
+  3    not found: no such group, topic, user or file
   4    unreachable: no broker answered in time
   5    refused: the group has live members, the topic already exists…
   6    authentication or TLS failed
@@ -45,7 +46,13 @@ export class NotFoundError extends TidemarkError {
   override name = 'NotFoundError';
 }
 
-const NOT_FOUND_CODES = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'GROUP_ID_NOT_FOUND', 'UNKNOWN_TOPIC_ID']);
+// RESOURCE_NOT_FOUND: a user without SCRAM credentials (tidemark users), a credential to delete that is not there.
+const NOT_FOUND_CODES = new Set([
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'GROUP_ID_NOT_FOUND',
+  'UNKNOWN_TOPIC_ID',
+  'RESOURCE_NOT_FOUND',
+]);
 const REFUSED_CODES = new Set([
   'TOPIC_ALREADY_EXISTS',
   'NON_EMPTY_GROUP',
@@ -74,7 +81,7 @@ export function exitCodeOf(err: unknown): number {
   const kafka =
     err instanceof KafkaError
       ? [err]
-      : err instanceof TopicErrors
+      : err instanceof TopicErrors || err instanceof ResourceErrors
         ? [...(err.errors as Map<string, KafkaError>).values()]
         : [];
   if (kafka.length > 0 && kafka.every((e) => NOT_FOUND_CODES.has(e.errorName))) return ExitCode.NOT_FOUND;

@@ -14,16 +14,10 @@ import { Client } from '../../../src/client.js';
 import { SASL_USERNAME, bootstrap as sharedBootstrap } from '../../harness/context.js';
 import { DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION } from '../../harness/versions.js';
 import { ADMIN_SASL, type AuthzBroker, startAuthzBroker, USER_SASL } from './authz-broker.js';
-import { AdminSecurityOracle } from './java-oracle.js';
+import { useOracle } from './java-oracle.js';
 import { eventually, failure } from './settle.js';
 
-let oracle: AdminSecurityOracle;
-beforeAll(async () => {
-  oracle = await AdminSecurityOracle.start();
-}, 120_000);
-afterAll(async () => {
-  await oracle?.close();
-});
+const javaOracle = useOracle();
 
 const key = (b: AclBinding) =>
   [b.resourceType, b.resourceName, b.patternType, b.principal, b.host, b.operation, b.permission].join('|');
@@ -130,7 +124,7 @@ for (const kafkaVersion of [DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION]) {
       ];
       for (const filter of filters) {
         const ours = await admin.acls.describeAcls(filter);
-        const java = await oracle.describeAcls(broker.bootstrap, filter);
+        const java = await javaOracle().describeAcls(broker.bootstrap, filter);
         expect(sorted(ours), JSON.stringify(filter)).toEqual(sorted(java));
         expect(ours.length, JSON.stringify(filter)).toBeGreaterThan(0);
       }
@@ -157,9 +151,9 @@ for (const kafkaVersion of [DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION]) {
         expect(await admin.acls.createAcls([binding], { version })).toEqual([binding]);
         const filter = { principal, resourceName: binding.resourceName, patternType: 'LITERAL' as const };
         expect(await admin.acls.describeAcls(filter, { version })).toEqual([binding]);
-        expect(await oracle.describeAcls(broker.bootstrap, filter)).toEqual([binding]);
+        expect(await javaOracle().describeAcls(broker.bootstrap, filter)).toEqual([binding]);
         expect(await admin.acls.deleteAcls([filter], { version })).toEqual([binding]);
-        expect(await oracle.describeAcls(broker.bootstrap, filter)).toEqual([]);
+        expect(await javaOracle().describeAcls(broker.bootstrap, filter)).toEqual([]);
       }
       if (versions[0] === 0) {
         const err = await failure(admin.acls.describeAcls({ patternType: 'PREFIXED' }, { version: 0 }));
@@ -185,7 +179,7 @@ for (const kafkaVersion of [DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION]) {
       expect((described as KafkaError).errorName).toBe('CLUSTER_AUTHORIZATION_FAILED');
       const deleted = await failure(user.acls.deleteAcls([{ resourceType: 'TOPIC', resourceName: 'denied-topic' }]));
       expect((deleted as KafkaError).errorName).toBe('CLUSTER_AUTHORIZATION_FAILED');
-      expect(await oracle.describeAcls(broker.bootstrap, { resourceName: 'denied-topic' })).toEqual([]);
+      expect(await javaOracle().describeAcls(broker.bootstrap, { resourceName: 'denied-topic' })).toEqual([]);
     });
 
     it('denies SCRAM credential and quota administration too, naming the user or entity', async () => {
@@ -277,7 +271,7 @@ for (const kafkaVersion of [DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION]) {
         ['INVALID_REQUEST', 'The only valid name for the CLUSTER resource is kafka-cluster'],
       ]);
       expect((several as ResourceErrors<AclBinding>).succeeded).toEqual([good]);
-      expect(await oracle.describeAcls(broker.bootstrap, { principal: good.principal })).toEqual([good]);
+      expect(await javaOracle().describeAcls(broker.bootstrap, { principal: good.principal })).toEqual([good]);
 
       // Refused before sending, with a message, where the broker would answer UNKNOWN_SERVER_ERROR (ANY, MATCH
       // in a binding) or drop the connection (UNKNOWN in a filter).

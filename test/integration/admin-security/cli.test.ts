@@ -113,7 +113,7 @@ describe('tidemark users and quotas', () => {
     const deleted = await cli(['users', '--delete', user, '--mechanism', 'SCRAM-SHA-512', '--json']);
     expect(JSON.parse(deleted.stdout)).toEqual([user]);
     const unknown = await cli(['users', `${user}-nobody`]);
-    expect(unknown.code).not.toBe(0);
+    expect(unknown.code).toBe(3);
     expect(unknown.stderr).toMatch(/RESOURCE_NOT_FOUND/);
   });
 

@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import type { AclBinding, AclFilter } from '../../../src/admin/acls.js';
 import { kafkaClasspath } from '../../harness/classpath.js';
 import { type JsonLinesProcess, LIGHT_JVM_FLAGS, startJsonLinesHelper } from '../../harness/java-program.js';
@@ -30,6 +31,20 @@ export type JavaScramDescription = Record<
   string,
   { mechanism: string; iterations: number }[] | { error: string; message: string }
 >;
+
+export interface JavaTopic {
+  name: string;
+  topicId: string;
+  isInternal: boolean;
+  partitions: {
+    partition: number;
+    leader: number;
+    replicas: number[];
+    isr: number[];
+    eligibleLeaderReplicas: number[];
+    lastKnownElr: number[];
+  }[];
+}
 
 export class AdminSecurityOracle {
   private constructor(private readonly helper: JsonLinesProcess) {}
@@ -62,7 +77,24 @@ export class AdminSecurityOracle {
     return this.helper.result('describeQuotas', { bootstrap, components, strict });
   }
 
+  /** Java's describeTopics (DescribeTopicPartitions where the broker has it), partitions without epochs. */
+  describeTopics(bootstrap: string, topics: readonly string[], partitionLimit?: number): Promise<JavaTopic[]> {
+    return this.helper.result('describeTopics', { bootstrap, topics, ...(partitionLimit ? { partitionLimit } : {}) });
+  }
+
   close(): Promise<void> {
     return this.helper.close();
   }
+}
+
+/** One oracle JVM for the test file: started before its tests, stopped after. Call at the file's top level. */
+export function useOracle(): () => AdminSecurityOracle {
+  let oracle: AdminSecurityOracle | undefined;
+  beforeAll(async () => {
+    oracle = await AdminSecurityOracle.start();
+  }, 120_000);
+  afterAll(async () => {
+    await oracle?.close();
+  });
+  return () => oracle!;
 }

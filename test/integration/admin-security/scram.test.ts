@@ -5,7 +5,7 @@
  * broker's own message while the rest of the batch is applied.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KafkaError } from '../../../protocol/kafka-error.js';
 import { ResourceErrors } from '../../../src/admin/resource-errors.js';
 import { Client } from '../../../src/client.js';
@@ -17,16 +17,10 @@ import {
   SASL_USERNAME,
   saslBootstrap,
 } from '../../harness/context.js';
-import { AdminSecurityOracle } from './java-oracle.js';
-import { eventually, failure } from './settle.js';
+import { useOracle } from './java-oracle.js';
+import { eventually, failure, useClient } from './settle.js';
 
-let oracle: AdminSecurityOracle;
-beforeAll(async () => {
-  oracle = await AdminSecurityOracle.start();
-}, 120_000);
-afterAll(async () => {
-  await oracle?.close();
-});
+const javaOracle = useOracle();
 
 const brokers = [
   ['4.4', bootstrap(), saslBootstrap()],
@@ -35,25 +29,19 @@ const brokers = [
 
 for (const [generation, plain, sasl] of brokers) {
   describe.skipIf(!plain || !sasl)(`SCRAM credentials on the ${generation} broker`, () => {
-    let client: Client;
-    beforeAll(() => {
-      client = new Client({ bootstrap: plain! });
-    });
-    afterAll(async () => {
-      await client?.close();
-    });
+    const client = useClient(() => plain!);
 
     it('upserts credentials that log in; descriptions equal Java AdminClient; deletions take effect', async () => {
       const user = `scram-${randomUUID().slice(0, 8)}`;
       const password = `pw-${randomUUID()}`;
       // One alteration per user and request: the broker refuses a user named twice (see below).
       expect(
-        await client.scramCredentials.alter([{ user, mechanism: 'SCRAM-SHA-256', password, iterations: 8192 }]),
+        await client().scramCredentials.alter([{ user, mechanism: 'SCRAM-SHA-256', password, iterations: 8192 }]),
       ).toEqual([user]);
-      expect(await client.scramCredentials.alter([{ user, mechanism: 'SCRAM-SHA-512', password }])).toEqual([user]);
+      expect(await client().scramCredentials.alter([{ user, mechanism: 'SCRAM-SHA-512', password }])).toEqual([user]);
 
       await eventually(async () => {
-        const ours = await client.scramCredentials.describe([user]);
+        const ours = await client().scramCredentials.describe([user]);
         // In the broker's order, as Java lists them too (3.9 does not sort by mechanism).
         const byMechanism = ours.map((u) => ({
           ...u,
@@ -68,13 +56,13 @@ for (const [generation, plain, sasl] of brokers) {
             ],
           },
         ]);
-        const java = await oracle.describeScram(plain!, [user]);
+        const java = await javaOracle().describeScram(plain!, [user]);
         expect(java).toEqual({ [user]: ours[0].credentials });
       });
 
       // Everyone with credentials: the harness's users and the new one, as Java lists them.
-      const all = await client.scramCredentials.describe();
-      const javaAll = await oracle.describeScram(plain!, null);
+      const all = await client().scramCredentials.describe();
+      const javaAll = await javaOracle().describeScram(plain!, null);
       for (const name of [user, SASL_USERNAME, SASL_ADMIN_USERNAME]) {
         expect(javaAll[name], name).toEqual(all.find((u) => u.user === name)?.credentials);
       }
@@ -98,29 +86,31 @@ for (const [generation, plain, sasl] of brokers) {
         await wrong.close();
       }
 
-      expect(await client.scramCredentials.alter([{ user, mechanism: 'SCRAM-SHA-256', delete: true }])).toEqual([user]);
+      expect(await client().scramCredentials.alter([{ user, mechanism: 'SCRAM-SHA-256', delete: true }])).toEqual([
+        user,
+      ]);
       await eventually(async () => {
-        expect(await client.scramCredentials.describe([user])).toEqual([
+        expect(await client().scramCredentials.describe([user])).toEqual([
           { user, credentials: [{ mechanism: 'SCRAM-SHA-512', iterations: 4096 }] },
         ]);
       });
-      expect(await oracle.describeScram(plain!, [user])).toEqual({
+      expect(await javaOracle().describeScram(plain!, [user])).toEqual({
         [user]: [{ mechanism: 'SCRAM-SHA-512', iterations: 4096 }],
       });
-      await client.scramCredentials.alter([{ user, mechanism: 'SCRAM-SHA-512', delete: true }]);
+      await client().scramCredentials.alter([{ user, mechanism: 'SCRAM-SHA-512', delete: true }]);
     });
 
     it('an unknown user is RESOURCE_NOT_FOUND naming it, with the message Java AdminClient reports', async () => {
       const unknown = `nobody-${randomUUID().slice(0, 8)}`;
-      const err = await failure(client.scramCredentials.describe([unknown]));
+      const err = await failure(client().scramCredentials.describe([unknown]));
       expect(err).toBeInstanceOf(KafkaError);
       expect((err as KafkaError).errorName).toBe('RESOURCE_NOT_FOUND');
       expect((err as KafkaError).context.user).toBe(unknown);
-      const java = await oracle.describeScram(plain!, [unknown]);
+      const java = await javaOracle().describeScram(plain!, [unknown]);
       expect(java[unknown]).toEqual({ error: 'ResourceNotFoundException', message: (err as KafkaError).brokerMessage });
 
       // Known and unknown together: the unknown one fails, the known one is still described.
-      const several = await failure(client.scramCredentials.describe([SASL_USERNAME, unknown, `${unknown}-2`]));
+      const several = await failure(client().scramCredentials.describe([SASL_USERNAME, unknown, `${unknown}-2`]));
       expect(several).toBeInstanceOf(ResourceErrors);
       // In the broker's order.
       expect([...(several as ResourceErrors).errors.keys()].sort()).toEqual([unknown, `${unknown}-2`]);
@@ -132,7 +122,7 @@ for (const [generation, plain, sasl] of brokers) {
       const few = `scram-few-${randomUUID().slice(0, 8)}`;
       const absent = `scram-absent-${randomUUID().slice(0, 8)}`;
       const err = await failure(
-        client.scramCredentials.alter([
+        client().scramCredentials.alter([
           { user: good, mechanism: 'SCRAM-SHA-256', password: 'p' },
           { user: few, mechanism: 'SCRAM-SHA-256', password: 'p', iterations: 100 },
           { user: absent, mechanism: 'SCRAM-SHA-512', delete: true },
@@ -146,7 +136,7 @@ for (const [generation, plain, sasl] of brokers) {
       expect(errors.get(absent)?.brokerMessage).toBeTruthy();
       expect((err as ResourceErrors<string>).succeeded).toEqual([good]);
       const twice = await failure(
-        client.scramCredentials.alter([
+        client().scramCredentials.alter([
           { user: few, mechanism: 'SCRAM-SHA-256', password: 'p' },
           { user: few, mechanism: 'SCRAM-SHA-512', password: 'p' },
         ]),
@@ -155,11 +145,11 @@ for (const [generation, plain, sasl] of brokers) {
       expect((twice as KafkaError).context.user).toBe(few);
       expect((twice as KafkaError).brokerMessage).toMatch(/cannot be altered twice/);
       await eventually(async () => {
-        expect(await oracle.describeScram(plain!, [good])).toEqual({
+        expect(await javaOracle().describeScram(plain!, [good])).toEqual({
           [good]: [{ mechanism: 'SCRAM-SHA-256', iterations: 4096 }],
         });
       });
-      await client.scramCredentials.alter([{ user: good, mechanism: 'SCRAM-SHA-256', delete: true }]);
+      await client().scramCredentials.alter([{ user: good, mechanism: 'SCRAM-SHA-256', delete: true }]);
     });
   });
 }

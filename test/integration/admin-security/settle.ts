@@ -1,8 +1,11 @@
 /**
- * Helpers of the security admin tests. A broker answers an admin write (CreateAcls, AlterUserScramCredentials,
+ * Helpers of the security admin tests: shared brokers and clients, and waiting for a change to show. A broker answers an admin write (CreateAcls, AlterUserScramCredentials,
  * AlterClientQuotas) once the controller has committed it, but serves reads and authorizes requests from its
  * own copy of the metadata log, which replays the change a moment later: Kafka's own tools see the same gap.
  */
+import { afterAll, beforeAll } from 'vitest';
+import { Client } from '../../../src/client.js';
+import { bootstrap, legacyBootstrap } from '../../harness/context.js';
 
 /** Polls until `check` passes (10 s at most), then rethrows its last failure. */
 export async function eventually(check: () => Promise<void>): Promise<void> {
@@ -25,4 +28,24 @@ export async function failure(promise: Promise<unknown>): Promise<Error> {
     },
     (err: Error) => err,
   );
+}
+
+/** The shared brokers (PLAINTEXT) by generation; null where this run has none. */
+export function sharedBrokers(): (readonly [generation: string, bootstrap: string | null])[] {
+  return [
+    ['4.4', bootstrap()],
+    ['3.9', legacyBootstrap()],
+  ];
+}
+
+/** A client of `address` for the enclosing describe block: created before its tests, closed after. */
+export function useClient(address: () => string): () => Client {
+  let client: Client | undefined;
+  beforeAll(() => {
+    client = new Client({ bootstrap: address() });
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+  return () => client!;
 }

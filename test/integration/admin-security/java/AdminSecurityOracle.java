@@ -34,6 +34,8 @@ public final class AdminSecurityOracle {
         }
         case "describeScram":
           return scram(admin, cmd.get("users"));
+        case "describeTopics":
+          return topics(admin, cmd);
         case "describeQuotas":
           return quotas(admin, cmd.get("components"), cmd.path("strict").asBoolean(false));
         default:
@@ -111,6 +113,43 @@ public final class AdminSecurityOracle {
         Throwable c = e.getCause() == null ? e : e.getCause();
         out.put(user, Map.of("error", c.getClass().getSimpleName(), "message", String.valueOf(c.getMessage())));
       }
+    }
+    return out;
+  }
+
+  private static List<Integer> ids(List<org.apache.kafka.common.Node> nodes) {
+    List<Integer> out = new ArrayList<>();
+    for (org.apache.kafka.common.Node n : nodes) out.add(n.id());
+    return out;
+  }
+
+  /** describeTopics, which asks with DescribeTopicPartitions (paged by partitionLimit) where the broker has it. */
+  private static List<Map<String, Object>> topics(Admin admin, JsonNode cmd) throws Exception {
+    List<String> names = new ArrayList<>();
+    for (JsonNode n : cmd.get("topics")) names.add(n.asText());
+    DescribeTopicsOptions options = new DescribeTopicsOptions();
+    if (cmd.has("partitionLimit")) options.partitionSizeLimitPerResponse(cmd.get("partitionLimit").asInt());
+    Map<String, TopicDescription> all = admin.describeTopics(names, options).allTopicNames().get();
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (String name : names) {
+      TopicDescription d = all.get(name);
+      Map<String, Object> t = new LinkedHashMap<>();
+      t.put("name", d.name());
+      t.put("topicId", d.topicId().toString());
+      t.put("isInternal", d.isInternal());
+      List<Map<String, Object>> partitions = new ArrayList<>();
+      for (org.apache.kafka.common.TopicPartitionInfo p : d.partitions()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("partition", p.partition());
+        m.put("leader", p.leader() == null ? -1 : p.leader().id());
+        m.put("replicas", ids(p.replicas()));
+        m.put("isr", ids(p.isr()));
+        m.put("eligibleLeaderReplicas", ids(p.elr()));
+        m.put("lastKnownElr", ids(p.lastKnownElr()));
+        partitions.add(m);
+      }
+      t.put("partitions", partitions);
+      out.add(t);
     }
     return out;
   }
