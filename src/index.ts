@@ -67,6 +67,7 @@ export {
   CommitFailedError,
   type CommitFailedEvent,
   type CommitReason,
+  type CommitRetryEvent,
   Consumer,
   type ConsumerBatch,
   ConsumerClosedError,
