@@ -187,12 +187,19 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     return this.batches();
   }
 
-  /** Batches of one partition's consecutive records (about 64 KiB each); `signal` ends the wait for the next one. */
+  /**
+   * Batches of one partition's consecutive records (about 64 KiB each). Aborting `signal` stops delivery at the
+   * next batch boundary (the loop's next step rejects with the signal's reason): the batch whose body returned
+   * counts as processed, and what was buffered behind it is neither delivered nor committed.
+   */
   batches(options: WaitOptions = {}): AsyncIterableIterator<ConsumerBatch> {
     return new BatchIterator(this.parts.delivery, options.signal);
   }
 
-  /** Records one at a time; each counts as processed when the loop asks for the next. */
+  /**
+   * Records one at a time; each counts as processed when the loop asks for the next. Aborting `signal` stops at
+   * the next record: the rest of its batch goes back unprocessed.
+   */
   records(options: WaitOptions = {}): AsyncIterableIterator<ConsumerRecord> {
     return new RecordIterator(this.parts.delivery, options.signal);
   }
