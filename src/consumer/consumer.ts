@@ -18,7 +18,7 @@ import {
   type RebalanceListener,
   type Subscription,
 } from './group/membership.js';
-import { groupListener } from './group-listener.js';
+import { groupListener, releaseUnheld } from './group-listener.js';
 import type { ConsumerGroupMetadata } from './group-metadata.js';
 import type { ConsumerMetrics, PartitionLag } from './metrics.js';
 import type { ConsumerOptions, ResolvedConsumerOptions } from './options.js';
@@ -90,8 +90,9 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
       const offsets = this.commits.processedOffsets((s) => dropped.includes(s));
       this.commits.commit(offsets, 'unassign', { wait: false }).catch(() => {});
     }
-    void this.commits.flush().then(() => {
+    void this.commits.flush().then(async () => {
       for (const s of dropped) if (positions.get(s.topic, s.partition) === s) positions.remove(s.topic, s.partition);
+      await this.releaseStore(dropped.map((s) => s.topic));
     });
     for (const p of partitions) {
       const s = positions.get(p.topic, p.partition);
@@ -258,7 +259,8 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
 
   /**
    * Commits and waits: the processed offsets of every owned partition, or the given ones. Serialised with every
-   * other commit of this consumer. Aborting `signal` before the commit is sent drops it (nothing is stored);
+   * other commit of this consumer. Processed means: batches whose loop body returned, and records `ack()`ed;
+   * inside a loop body, `batch.ack()` first to include the batch in hand. Aborting `signal` before the commit is sent drops it (nothing is stored);
    * once sent it cannot be called back: the call rejects at once and the outcome comes as a `commit` or
    * `commit-failed` event.
    */
@@ -295,7 +297,8 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
 
   /**
    * Stops reading: commits what was processed (auto-commit), leaves the group, closes the fetch sessions. A
-   * batch the application still holds is not processed and is not committed. Rejects with the commit's error
+   * batch the application still holds is not processed and is not committed. An offset store the application gave
+   * stays open (it is the application's to close), but lets go of the topics this consumer held. Rejects with the commit's error
    * if that commit failed (after everything else is closed).
    */
   close(options: WaitOptions = {}): Promise<void> {
@@ -324,8 +327,19 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     }
     await this.commits.flush();
     await fetcher.close();
+    // An application's store stays open (it may serve other consumers), but lets go of what this one held.
+    const held = [...this.parts.positions.topics()];
+    for (const s of [...this.parts.positions.all()]) this.parts.positions.remove(s.topic, s.partition);
+    await this.releaseStore(held);
     if (ownsStore) await store?.close();
     if (commitError !== undefined) throw commitError;
+  }
+
+  /** Lets the offset store release the topics this consumer no longer reads (a file store's locks). */
+  private async releaseStore(topics: readonly string[]): Promise<void> {
+    const { store, positions, emit } = this.parts;
+    if (this.groupId === undefined || topics.length === 0) return;
+    await releaseUnheld({ store, groupId: this.groupId, positions, emit }, topics);
   }
 
   private startAutoCommit(): void {
