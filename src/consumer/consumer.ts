@@ -42,7 +42,7 @@ export interface WaitOptions {
 
 /**
  * Reads records from Kafka, pipelined and bounded in memory, and commits exactly what the application has
- * processed (DESIGN.md, "Offsets: the contract"). Partitions come from `assign()` (manual) or `subscribe()`
+ * processed (docs/ARCHITECTURE.md, "The offset contract"). Partitions come from `assign()` (manual) or `subscribe()`
  * (a consumer group); records come from `for await (const batch of consumer)` or `consumer.records()`.
  * Events: see EVENTS.md.
  */
