@@ -1,40 +1,26 @@
 import { EventEmitter } from 'node:events';
 import { TidemarkError } from '../../codecs/errors.js';
-import type { Cluster } from '../cluster/cluster.js';
 import { partitionKey, type TopicPartition } from '../cluster/partition-errors.js';
 import type { CommittedOffset } from '../commit/types.js';
-import type { Coordinators } from '../coordinator/coordinators.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../network/connection.js';
 import { ConfigError } from '../network/errors.js';
 import { abortable } from './abortable.js';
 import type { CommitEngine, OffsetToStore } from './commit-engine.js';
-import { buildParts, type ConsumerParts } from './consumer-parts.js';
+import { buildParts, type ConsumerHost, type ConsumerParts } from './consumer-parts.js';
+
+export type { ConsumerHost };
+
 import type { ConsumerBatch, ConsumerRecord } from './consumer-record.js';
 import { ConsumerClosedError } from './errors.js';
 import type { ConsumerEventMap } from './events.js';
-import {
-  createGroupMembership,
-  type GroupMembership,
-  type RebalanceListener,
-  type Subscription,
-} from './group/membership.js';
+import { createGroupMembership } from './group/create-membership.js';
+import type { GroupMembership, RebalanceListener, Subscription } from './group/membership.js';
 import { groupListener, releaseUnheld } from './group-listener.js';
 import type { ConsumerGroupMetadata } from './group-metadata.js';
 import type { ConsumerMetrics, PartitionLag } from './metrics.js';
 import type { ConsumerOptions, ResolvedConsumerOptions } from './options.js';
 import type { SeekTarget } from './position-control.js';
 import { BatchIterator, RecordIterator } from './records-iterator.js';
-
-/** What a consumer runs on: a Client, or anything holding the client's cluster and coordinator cache. */
-export interface ConsumerHost {
-  readonly cluster: Cluster;
-  readonly coordinators: Coordinators;
-  /**
-   * The client's bound of each request: every consumer call that sets none of its own inherits it (see
-   * ConsumerOptions.requestTimeoutMs). Default 30 000.
-   */
-  readonly requestTimeoutMs?: number;
-}
 
 export interface WaitOptions {
   signal?: AbortSignal;
