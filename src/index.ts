@@ -199,6 +199,7 @@ export {
   CommitFailedError,
   type CommitFailedEvent,
   type CommitReason,
+  type CommitRetryEvent,
   Consumer,
   type ConsumerBatch,
   ConsumerClosedError,

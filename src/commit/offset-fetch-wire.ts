@@ -10,8 +10,7 @@ import { groupBy } from '../cluster/group-by.js';
 import { PartitionErrors, type PartitionFailure, partitionKey } from '../cluster/partition-errors.js';
 import { clientVersions } from '../network/api-versions.js';
 import { UnsupportedVersionError } from '../network/errors.js';
-import type { GroupOffsetsQuery } from './offset-fetch.js';
-import type { CommittedOffset } from './types.js';
+import type { CommittedOffset, GroupOffsetsQuery } from './types.js';
 
 /**
  * OffsetFetch's two shapes: up to v7 one group at the top level, from v8 a list of groups; from v10 topics by

@@ -2,7 +2,6 @@ import type { TidemarkError } from '../../codecs/errors.js';
 import { OffsetFetch } from '../../protocol/apis/offset-fetch.js';
 import { isKafkaError } from '../../protocol/kafka-error.js';
 import { type CallOptions, Deadline, isRetriable } from '../cluster/deadline.js';
-import type { TopicPartition } from '../cluster/partition-errors.js';
 import { throwGroupFailures } from '../coordinator/group-errors.js';
 import { type GroupAnswers, perCoordinator } from '../coordinator/per-coordinator.js';
 import type { Connection } from '../network/connection.js';
@@ -10,17 +9,9 @@ import { RequestAbortedError } from '../network/errors.js';
 import { checkGroupId } from './offset-commit.js';
 import { fetchRequest, readFetchResponse } from './offset-fetch-wire.js';
 import { topicIdsOf, versionForTopics } from './topic-ids.js';
-import type { CommitContext, CommittedOffset } from './types.js';
+import type { CommitContext, CommittedOffset, GroupOffsetsQuery } from './types.js';
 
-/** One group whose committed offsets are wanted. */
-export interface GroupOffsetsQuery {
-  groupId: string;
-  /** The partitions to read; absent or null for every partition the group has committed. */
-  partitions?: readonly TopicPartition[] | null;
-  /** KIP-848 members (OffsetFetch v9+): lets the coordinator check that the member is still current. */
-  memberId?: string | null;
-  memberEpoch?: number;
-}
+export type { GroupOffsetsQuery };
 
 export interface FetchOffsetsOptions extends CallOptions {
   /**

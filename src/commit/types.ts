@@ -1,8 +1,9 @@
 import type { BackoffOptions } from '../cluster/backoff.js';
 import type { TopicMetadata } from '../cluster/metadata.js';
+import type { TopicPartition } from '../cluster/partition-errors.js';
 import type { Coordinators } from '../coordinator/coordinators.js';
 
-export type { TopicPartition } from '../cluster/partition-errors.js';
+export type { TopicPartition };
 
 /** One partition's position to commit. */
 export interface OffsetToCommit {
@@ -53,4 +54,14 @@ export interface CommitContext {
   /** Default bound of a whole call, and the bound of each request. */
   requestTimeoutMs: number;
   backoff?: BackoffOptions;
+}
+
+/** One group whose committed offsets are wanted. */
+export interface GroupOffsetsQuery {
+  groupId: string;
+  /** The partitions to read; absent or null for every partition the group has committed. */
+  partitions?: readonly TopicPartition[] | null;
+  /** KIP-848 members (OffsetFetch v9+): lets the coordinator check that the member is still current. */
+  memberId?: string | null;
+  memberEpoch?: number;
 }

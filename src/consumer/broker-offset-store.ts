@@ -1,15 +1,16 @@
-import { partitionKey } from '../cluster/partition-errors.js';
 import { commitOffsets } from '../commit/offset-commit.js';
 import { fetchCommittedOffsets } from '../commit/offset-fetch.js';
 import type { CommitContext as CommitCallContext } from '../commit/types.js';
 import { UnsupportedVersionError } from '../network/errors.js';
-import { type BackwardCommit, BackwardCommitError, OffsetStoreClosedError } from '../offsets/errors.js';
+import { applyCommit, type GroupOffsets } from '../offsets/commit-rules.js';
+import { OffsetStoreClosedError } from '../offsets/errors.js';
 import {
   type CommitOptions,
   emptyLoadResult,
   type LoadedOffsets,
   type OffsetCommit,
   type OffsetStore,
+  type StoredOffset,
   type TopicPartition,
 } from '../offsets/offset-store.js';
 
@@ -23,7 +24,7 @@ import {
  * process can know without asking the coordinator before every commit.
  */
 export class BrokerOffsetStore implements OffsetStore {
-  private readonly known = new Map<string, Map<string, bigint>>();
+  private readonly known = new Map<string, GroupOffsets>();
   private closed = false;
 
   constructor(
@@ -51,13 +52,14 @@ export class BrokerOffsetStore implements OffsetStore {
     for (const c of answers.get(group) ?? []) {
       const byPartition = result.get(c.topic);
       if (byPartition === undefined || !byPartition.has(c.partition) || c.offset === null) continue;
-      byPartition.set(c.partition, {
+      const stored = {
         offset: c.offset,
         leaderEpoch: c.leaderEpoch,
         committedAt: Date.now(),
         ...(c.metadata ? { metadata: c.metadata } : {}),
-      });
-      known.set(partitionKey(c.topic, c.partition), c.offset);
+      };
+      byPartition.set(c.partition, stored);
+      topicOf(known, c.topic).set(c.partition, stored);
     }
     return result;
   }
@@ -65,16 +67,8 @@ export class BrokerOffsetStore implements OffsetStore {
   async commit(group: string, offsets: readonly OffsetCommit[], options: CommitOptions = {}): Promise<void> {
     this.assertOpen();
     const known = this.knownOf(group);
-    if (options.allowBackward !== true) {
-      const backward: BackwardCommit[] = [];
-      for (const o of offsets) {
-        const stored = known.get(partitionKey(o.topic, o.partition));
-        if (stored !== undefined && o.offset < stored) {
-          backward.push({ topic: o.topic, partition: o.partition, stored, attempted: o.offset });
-        }
-      }
-      if (backward.length > 0) throw new BackwardCommitError(group, backward);
-    }
+    // The rules every store keeps (valid entries, no backward move unless sought), against what this store saw.
+    const next = applyCommit(group, (topic) => known.get(topic) ?? new Map(), offsets, options, Date.now());
     const g = options.generation;
     await commitOffsets(
       this.ctx,
@@ -94,7 +88,7 @@ export class BrokerOffsetStore implements OffsetStore {
             : { memberId: g.memberId, generationIdOrMemberEpoch: g.generationId, groupInstanceId: g.groupInstanceId },
       },
     );
-    for (const o of offsets) known.set(partitionKey(o.topic, o.partition), o.offset);
+    for (const [topic, partitions] of next) known.set(topic, partitions);
   }
 
   async release(_group: string, _topics: readonly string[]): Promise<void> {
@@ -105,7 +99,7 @@ export class BrokerOffsetStore implements OffsetStore {
     this.closed = true;
   }
 
-  private knownOf(group: string): Map<string, bigint> {
+  private knownOf(group: string): GroupOffsets {
     let known = this.known.get(group);
     if (known === undefined) {
       known = new Map();
@@ -117,4 +111,13 @@ export class BrokerOffsetStore implements OffsetStore {
   private assertOpen(): void {
     if (this.closed) throw new OffsetStoreClosedError();
   }
+}
+
+function topicOf(offsets: GroupOffsets, topic: string): Map<number, StoredOffset> {
+  let partitions = offsets.get(topic);
+  if (partitions === undefined) {
+    partitions = new Map();
+    offsets.set(topic, partitions);
+  }
+  return partitions;
 }

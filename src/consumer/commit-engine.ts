@@ -80,7 +80,7 @@ const FENCED = new Set([
 const RETRY_BACKOFF = { initialMs: 100, maxMs: 2_000 };
 
 /**
- * The commit side of the offset contract (DESIGN.md). Commits store processed offsets, never fetched ones; one
+ * The commit side of the offset contract (docs/ARCHITECTURE.md, "The commit path"). Commits store processed offsets, never fetched ones; one
  * commit runs at a time per group, in the order asked; an offset below what was committed is stored only
  * after the application sought backwards; a partition is committed only while this incarnation of its
  * assignment owns it; every commit carries the generation current when it is sent. A failed asynchronous
@@ -291,21 +291,24 @@ export class CommitEngine {
       (staleEpoch || (!fenced && job.waiters.length === 0 && isRetriable(err))) &&
       job.attempts < this.o.retries &&
       !this.o.signal.aborted;
-    this.o.metrics.commitFailures++;
     const reported = fenced ? new CommitFailedError(`${error.message}; the group has moved on`, { cause: err }) : error;
-    this.o.emit('commit-failed', { groupId: this.o.groupId!, offsets, error: reported, reason: job.reason, willRetry });
+    const event = { groupId: this.o.groupId!, offsets, error: reported, reason: job.reason };
     // The typed error, with the generation it answers, so the membership's recovery can judge it.
     if (fenced && sentUnder !== undefined) this.o.onRefused(err, sentUnder);
     if (!willRetry) {
+      this.o.metrics.commitFailures++;
+      this.o.emit('commit-failed', { ...event, willRetry: false });
       settle(reported);
       return false;
     }
     job.attempts++;
+    const retryInMs = backoffDelay(job.attempts, RETRY_BACKOFF);
+    this.o.emit('commit-retry', { ...event, attempt: job.attempts, retryInMs });
     job.lastError = reported;
     // Whatever a newer queued commit also covers is left to it, so the retry never carries a stale offset.
     for (const later of this.queue.slice(1)) for (const key of later.entries.keys()) job.entries.delete(key);
     try {
-      await sleep(backoffDelay(job.attempts, RETRY_BACKOFF), this.o.signal);
+      await sleep(retryInMs, this.o.signal);
     } catch {
       settle(reported);
       return false;

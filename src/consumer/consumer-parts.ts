@@ -1,8 +1,9 @@
 import { setMaxListeners } from 'node:events';
+import type { Cluster } from '../cluster/cluster.js';
+import type { Coordinators } from '../coordinator/coordinators.js';
 import type { OffsetStore } from '../offsets/offset-store.js';
 import { BrokerOffsetStore } from './broker-offset-store.js';
 import { CommitEngine } from './commit-engine.js';
-import type { ConsumerHost } from './consumer.js';
 import { Delivery } from './delivery.js';
 import { type ConsumerEventName, type EventSink, eventSink, loggingSink } from './events.js';
 import { FetchConnections } from './fetch/fetch-connections.js';
@@ -14,6 +15,17 @@ import { type ConsumerOptions, type ResolvedConsumerOptions, resolveConsumerOpti
 import { PositionControl } from './position-control.js';
 import { PositionResolver } from './position-resolver.js';
 import { Positions } from './positions.js';
+
+/** What a consumer runs on: a Client, or anything holding the client's cluster and coordinator cache. */
+export interface ConsumerHost {
+  readonly cluster: Cluster;
+  readonly coordinators: Coordinators;
+  /**
+   * The client's bound of each request: every consumer call that sets none of its own inherits it (see
+   * ConsumerOptions.requestTimeoutMs). Default 30 000.
+   */
+  readonly requestTimeoutMs?: number;
+}
 
 /** What the Consumer lends its parts: its event emitter, its membership (once subscribed), its closed state. */
 export interface ConsumerHooks {

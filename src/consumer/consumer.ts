@@ -1,40 +1,26 @@
 import { EventEmitter } from 'node:events';
 import { TidemarkError } from '../../codecs/errors.js';
-import type { Cluster } from '../cluster/cluster.js';
 import { partitionKey, type TopicPartition } from '../cluster/partition-errors.js';
 import type { CommittedOffset } from '../commit/types.js';
-import type { Coordinators } from '../coordinator/coordinators.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../network/connection.js';
 import { ConfigError } from '../network/errors.js';
 import { abortable } from './abortable.js';
 import type { CommitEngine, OffsetToStore } from './commit-engine.js';
-import { buildParts, type ConsumerParts } from './consumer-parts.js';
+import { buildParts, type ConsumerHost, type ConsumerParts } from './consumer-parts.js';
+
+export type { ConsumerHost };
+
 import type { ConsumerBatch, ConsumerRecord } from './consumer-record.js';
 import { ConsumerClosedError } from './errors.js';
 import type { ConsumerEventMap } from './events.js';
-import {
-  createGroupMembership,
-  type GroupMembership,
-  type RebalanceListener,
-  type Subscription,
-} from './group/membership.js';
-import { groupListener } from './group-listener.js';
+import { createGroupMembership } from './group/create-membership.js';
+import type { GroupMembership, RebalanceListener, Subscription } from './group/membership.js';
+import { groupListener, releaseUnheld } from './group-listener.js';
 import type { ConsumerGroupMetadata } from './group-metadata.js';
 import type { ConsumerMetrics, PartitionLag } from './metrics.js';
 import type { ConsumerOptions, ResolvedConsumerOptions } from './options.js';
 import type { SeekTarget } from './position-control.js';
 import { BatchIterator, RecordIterator } from './records-iterator.js';
-
-/** What a consumer runs on: a Client, or anything holding the client's cluster and coordinator cache. */
-export interface ConsumerHost {
-  readonly cluster: Cluster;
-  readonly coordinators: Coordinators;
-  /**
-   * The client's bound of each request: every consumer call that sets none of its own inherits it (see
-   * ConsumerOptions.requestTimeoutMs). Default 30 000.
-   */
-  readonly requestTimeoutMs?: number;
-}
 
 export interface WaitOptions {
   signal?: AbortSignal;
@@ -42,7 +28,7 @@ export interface WaitOptions {
 
 /**
  * Reads records from Kafka, pipelined and bounded in memory, and commits exactly what the application has
- * processed (DESIGN.md, "Offsets: the contract"). Partitions come from `assign()` (manual) or `subscribe()`
+ * processed (docs/ARCHITECTURE.md, "The offset contract"). Partitions come from `assign()` (manual) or `subscribe()`
  * (a consumer group); records come from `for await (const batch of consumer)` or `consumer.records()`.
  * Events: see EVENTS.md.
  */
@@ -90,8 +76,9 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
       const offsets = this.commits.processedOffsets((s) => dropped.includes(s));
       this.commits.commit(offsets, 'unassign', { wait: false }).catch(() => {});
     }
-    void this.commits.flush().then(() => {
+    void this.commits.flush().then(async () => {
       for (const s of dropped) if (positions.get(s.topic, s.partition) === s) positions.remove(s.topic, s.partition);
+      await this.releaseStore(dropped.map((s) => s.topic));
     });
     for (const p of partitions) {
       const s = positions.get(p.topic, p.partition);
@@ -187,12 +174,19 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     return this.batches();
   }
 
-  /** Batches of one partition's consecutive records (about 64 KiB each); `signal` ends the wait for the next one. */
+  /**
+   * Batches of one partition's consecutive records (about 64 KiB each). Aborting `signal` stops delivery at the
+   * next batch boundary (the loop's next step rejects with the signal's reason): the batch whose body returned
+   * counts as processed, and what was buffered behind it is neither delivered nor committed.
+   */
   batches(options: WaitOptions = {}): AsyncIterableIterator<ConsumerBatch> {
     return new BatchIterator(this.parts.delivery, options.signal);
   }
 
-  /** Records one at a time; each counts as processed when the loop asks for the next. */
+  /**
+   * Records one at a time; each counts as processed when the loop asks for the next. Aborting `signal` stops at
+   * the next record: the rest of its batch goes back unprocessed.
+   */
   records(options: WaitOptions = {}): AsyncIterableIterator<ConsumerRecord> {
     return new RecordIterator(this.parts.delivery, options.signal);
   }
@@ -251,7 +245,8 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
 
   /**
    * Commits and waits: the processed offsets of every owned partition, or the given ones. Serialised with every
-   * other commit of this consumer. Aborting `signal` before the commit is sent drops it (nothing is stored);
+   * other commit of this consumer. Processed means: batches whose loop body returned, and records `ack()`ed;
+   * inside a loop body, `batch.ack()` first to include the batch in hand. Aborting `signal` before the commit is sent drops it (nothing is stored);
    * once sent it cannot be called back: the call rejects at once and the outcome comes as a `commit` or
    * `commit-failed` event.
    */
@@ -288,7 +283,8 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
 
   /**
    * Stops reading: commits what was processed (auto-commit), leaves the group, closes the fetch sessions. A
-   * batch the application still holds is not processed and is not committed. Rejects with the commit's error
+   * batch the application still holds is not processed and is not committed. An offset store the application gave
+   * stays open (it is the application's to close), but lets go of the topics this consumer held. Rejects with the commit's error
    * if that commit failed (after everything else is closed).
    */
   close(options: WaitOptions = {}): Promise<void> {
@@ -317,8 +313,19 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     }
     await this.commits.flush();
     await fetcher.close();
+    // An application's store stays open (it may serve other consumers), but lets go of what this one held.
+    const held = [...this.parts.positions.topics()];
+    for (const s of [...this.parts.positions.all()]) this.parts.positions.remove(s.topic, s.partition);
+    await this.releaseStore(held);
     if (ownsStore) await store?.close();
     if (commitError !== undefined) throw commitError;
+  }
+
+  /** Lets the offset store release the topics this consumer no longer reads (a file store's locks). */
+  private async releaseStore(topics: readonly string[]): Promise<void> {
+    const { store, positions, emit } = this.parts;
+    if (this.groupId === undefined || topics.length === 0) return;
+    await releaseUnheld({ store, groupId: this.groupId, positions, emit }, topics);
   }
 
   private startAutoCommit(): void {

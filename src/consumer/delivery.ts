@@ -144,11 +144,17 @@ export class Delivery {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** The next batch with records, waiting for one; undefined once the consumer is closed. */
+  /**
+   * The next batch with records, waiting for one; undefined once the consumer is closed. Rejects with the
+   * signal's reason once it is aborted, also when a batch is ready (so a stop request ends delivery at the next
+   * batch boundary).
+   */
   async next(signal?: AbortSignal): Promise<DeliveredBatch | undefined> {
     this.finish();
     const { fetcher, positions } = this.o;
     for (;;) {
+      // A stop request ends delivery at this batch boundary: what is buffered stays unprocessed, to be read again.
+      signal?.throwIfAborted();
       // Closed, or the fetch loop stopped because the client was closed under the consumer.
       if (this.o.isClosed() || fetcher.signal.aborted) return undefined;
       this.o.beforePoll();

@@ -53,13 +53,29 @@ export interface CommitEvent {
 
 export type CommitReason = 'auto' | 'revoke' | 'close' | 'unassign' | 'manual';
 
+/** A commit that failed for good: nothing of it was stored. */
 export interface CommitFailedEvent {
   groupId: string;
   offsets: { topic: string; partition: number; offset: bigint }[];
   error: Error;
   reason: CommitReason;
-  /** Whether the commit will be tried again (a retriable failure of an asynchronous commit). */
-  willRetry: boolean;
+  /** Always false: an attempt that will be tried again is a `commit-retry` event, not a failure. */
+  willRetry: false;
+}
+
+/**
+ * An attempt of a commit failed in a way that passes (the coordinator moved, the group is mid-rebalance, a
+ * KIP-848 epoch moved on during a revoke): it is sent again after `retryInMs`. Not a failure; the commit ends
+ * with a `commit` or, once retries are spent, a `commit-failed` event.
+ */
+export interface CommitRetryEvent {
+  groupId: string;
+  offsets: { topic: string; partition: number; offset: bigint }[];
+  error: Error;
+  reason: CommitReason;
+  /** 1 for the first retry. */
+  attempt: number;
+  retryInMs: number;
 }
 
 export interface FetchEvent {
@@ -88,6 +104,7 @@ export interface ConsumerEventMap {
   rebalance: [RebalanceEvent];
   commit: [CommitEvent];
   'commit-failed': [CommitFailedEvent];
+  'commit-retry': [CommitRetryEvent];
   fetch: [FetchEvent];
   warning: [ConsumerWarningEvent];
 }
@@ -101,6 +118,7 @@ export const CONSUMER_CHANNELS: { readonly [K in ConsumerEventName]: ReturnType<
   rebalance: channel('tidemark:consumer:rebalance'),
   commit: channel('tidemark:consumer:commit'),
   'commit-failed': channel('tidemark:consumer:commit-failed'),
+  'commit-retry': channel('tidemark:consumer:commit-retry'),
   fetch: channel('tidemark:consumer:fetch'),
   warning: channel('tidemark:consumer:warning'),
 };

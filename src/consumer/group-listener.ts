@@ -120,13 +120,25 @@ async function drop(ctx: GroupListenerContext, states: PartitionState[]): Promis
     ctx.positions.remove(s.topic, s.partition);
     topics.add(s.topic);
   }
-  for (const t of ctx.positions.topics()) topics.delete(t);
   ctx.fetcher.buffer.notify();
-  if (topics.size > 0 && ctx.store?.release !== undefined) {
-    await ctx.store.release(ctx.groupId, [...topics]).catch((err: unknown) => {
-      ctx.emit('warning', { message: 'the offset store could not release topics', error: err as Error });
-    });
-  }
+  await releaseUnheld(ctx, topics);
+}
+
+/**
+ * Tells the store this consumer holds no partition of `topics` any more (those it still holds are kept): a
+ * FileOffsetStore unlocks them, so another owner (another consumer in this process too) can open them. The
+ * store stays the application's to close.
+ */
+export async function releaseUnheld(
+  ctx: Pick<GroupListenerContext, 'store' | 'groupId' | 'positions' | 'emit'>,
+  topics: Iterable<string>,
+): Promise<void> {
+  const unheld = new Set(topics);
+  for (const t of ctx.positions.topics()) unheld.delete(t);
+  if (unheld.size === 0 || ctx.store?.release === undefined) return;
+  await ctx.store.release(ctx.groupId, [...unheld]).catch((err: unknown) => {
+    ctx.emit('warning', { message: 'the offset store could not release topics', error: err as Error });
+  });
 }
 
 function withTimeout(promise: Promise<void>, ms: number): Promise<void> {

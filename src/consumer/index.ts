@@ -16,6 +16,7 @@ export {
   type CommitEvent,
   type CommitFailedEvent,
   type CommitReason,
+  type CommitRetryEvent,
   type ConsumerEventMap,
   type ConsumerEventName,
   type ConsumerWarningEvent,

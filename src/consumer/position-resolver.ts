@@ -33,7 +33,7 @@ const RESOLVE_BACKOFF = { initialMs: 200, maxMs: 2_000 };
 
 /**
  * Gives partitions a valid position: the stored offset (checked against the leader's epochs, KIP-320, and
- * against the log's range, DESIGN.md "Offsets: the contract"), a reset by policy when there is none or it is
+ * against the log's range, docs/ARCHITECTURE.md, "The offset contract"), a reset by policy when there is none or it is
  * out of range, and validation after a leader change. Every move it makes on its own is reported as an event
  * naming what was skipped or re-read. Work is batched per phase and runs beside the fetch loop; a seek while a
  * lookup is out makes its answer void (the partition's generation moved on).

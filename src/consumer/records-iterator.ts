@@ -69,6 +69,13 @@ export class RecordIterator implements AsyncIterableIterator<ConsumerRecord> {
     const batch = this.batch;
     if (batch !== undefined) {
       if (this.index > 0) batch.recordDone(batch.records[this.index - 1]);
+      if (this.signal?.aborted) {
+        // Stop at this record: the rest of the batch goes back unprocessed, to be read again.
+        if (this.delivery.inHand === batch) this.delivery.abandon();
+        this.batch = undefined;
+        this.delivery.releaseOwner(this);
+        throw this.signal.reason;
+      }
       // A batch sought away from (or revoked) mid-way is not read on: its remaining records are void.
       if (this.index < batch.records.length && batch.current && this.delivery.inHand === batch) {
         return { done: false, value: batch.records[this.index++] };

@@ -6,7 +6,7 @@ export type { TopicPartition };
 
 /**
  * The contract between the commit engine and wherever offsets live: the broker (OffsetCommit/OffsetFetch),
- * a local gtoffset file, memory, or the application's own database. See DESIGN.md, "Offsets: the contract".
+ * a local gtoffset file, memory, or the application's own database. See docs/ARCHITECTURE.md, "The offset contract".
  *
  * Every implementation promises:
  * - a committed offset is the next record to read (last processed + 1);

@@ -177,5 +177,3 @@ export interface GroupMembershipOptions {
   /** How often subscribed topics (patterns) and partition counts are checked for changes. Default 300 000. */
   metadataRefreshIntervalMs?: number;
 }
-
-export { createGroupMembership } from './create-membership.js';

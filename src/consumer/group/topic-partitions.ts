@@ -23,10 +23,6 @@ export function union(a: Iterable<TopicPartition>, b: Iterable<TopicPartition>):
   return sortPartitions(seen.values());
 }
 
-export function samePartitions(a: readonly TopicPartition[], b: readonly TopicPartition[]): boolean {
-  return a.length === b.length && minus(a, b).length === 0 && minus(b, a).length === 0;
-}
-
 /** `{ topic, partitions }` entries, topics in name order and partitions ascending, as the wire groups them. */
 export function groupByTopic(list: Iterable<TopicPartition>): Array<{ topic: string; partitions: number[] }> {
   const byTopic = new Map<string, number[]>();

@@ -6,7 +6,7 @@ import { NoStoredOffsetError, OffsetOutOfRangeError } from '../../../src/offsets
 import { deleteRecordsBefore, newClient, newTopic, produce, readRecords, targets, uniqueGroup } from './setup.js';
 
 /**
- * DESIGN.md: a position outside the log is corrected by policy and reported with the range it skips or
+ * docs/ARCHITECTURE.md, "The offset contract": a position outside the log is corrected by policy and reported with the range it skips or
  * re-reads — never silently. Records 0-49 are deleted (DeleteRecords) below a committed position of 10.
  */
 describe.each(targets())('positions outside the log ($label)', (target) => {

@@ -113,3 +113,67 @@ describe.each(targets())('a consumer stopped in the middle of a batch ($label)',
     expect(await restartedAt(group)).toBe(0n);
   });
 });
+
+/**
+ * A stop request given to `batches({ signal })` ends delivery at the next batch boundary (issue 19): batches
+ * already buffered behind the one in hand are not delivered, the batch whose body returned counts as processed,
+ * and the next reader continues right after it (nothing lost, nothing committed that was not processed).
+ */
+describe.each(targets())('batches({ signal }) aborted while batches are buffered ($label)', (target) => {
+  let client: Client;
+  let topic: string;
+  const RECORDS = 300;
+
+  beforeAll(async () => {
+    client = newClient(target);
+    topic = await newTopic(client, 'stop-on-abort', 1);
+    // 2 KiB records: about 600 KiB, many delivered batches, all fetched ahead of the application.
+    const producer = client.producer();
+    await Promise.all(
+      Array.from({ length: RECORDS }, (_, i) =>
+        producer.send({ topic, partition: 0, key: Buffer.from(String(i)), value: Buffer.alloc(2048, i % 256) }),
+      ),
+    );
+    await producer.close();
+  }, 120_000);
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('stops at the next batch boundary; the next reader starts right after the last processed batch', async () => {
+    const groupId = uniqueGroup('stop-on-abort');
+    const consumer = new Consumer(client, { groupId, autoOffsetReset: 'earliest', autoCommit: false });
+    consumer.assign([{ topic, partition: 0 }]);
+    const stop = new AbortController();
+    const delivered: { first: bigint; last: bigint }[] = [];
+    let stoppedWith: unknown;
+    try {
+      for await (const batch of consumer.batches({ signal: stop.signal })) {
+        delivered.push({ first: batch.records[0].offset, last: batch.records.at(-1)!.offset });
+        if (delivered.length === 2) {
+          // Wait until more than this batch is buffered, then ask to stop while the body still runs.
+          while (consumer.metrics().bufferedBytes < 200_000) await sleep(20);
+          stop.abort(new Error('stop'));
+        }
+      }
+    } catch (err) {
+      stoppedWith = err;
+    }
+    expect((stoppedWith as Error)?.message).toBe('stop');
+    expect(delivered.length).toBe(2);
+    await consumer.commit();
+    const next = delivered[1].last + 1n;
+    expect((await client.offsets.committed(groupId, [{ topic, partition: 0 }]))[0].offset).toBe(next);
+    await consumer.close();
+
+    const successor = new Consumer(client, { groupId, autoOffsetReset: 'earliest', autoCommit: false });
+    successor.assign([{ topic, partition: 0 }]);
+    try {
+      const rest = await readRecords(successor, RECORDS - Number(next));
+      expect(rest[0].offset).toBe(next);
+      expect(rest.at(-1)!.offset).toBe(BigInt(RECORDS - 1));
+    } finally {
+      await successor.close();
+    }
+  }, 60_000);
+});

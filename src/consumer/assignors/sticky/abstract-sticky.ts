@@ -15,16 +15,14 @@ import {
   toGroupAssignment,
 } from '../common.js';
 import { ConstrainedAssignmentBuilder } from './constrained.js';
-import { GeneralAssignmentBuilder } from './general.js';
+import { GeneralAssignmentBuilder, type MemberData } from './general.js';
+
+export type { MemberData };
+
 import { RackInfo } from './rack-info.js';
 import { DEFAULT_GENERATION } from './user-data.js';
 
 /** What a sticky assignor knows of a member's previous assignment. */
-export interface MemberData {
-  partitions: TP[];
-  /** Undefined when the member reported none. */
-  generation: number | undefined;
-}
 
 /**
  * Kafka's `AbstractStickyAssignor`, shared by `sticky` and

@@ -6,11 +6,17 @@ import {
   type Subscription,
   type TP,
 } from '../common.js';
-import type { MemberData } from './abstract-sticky.js';
 import { Balancer, type GeneralState } from './general-balance.js';
 import type { RackInfo } from './rack-info.js';
 import { SortedMembers } from './sorted-members.js';
 import { DEFAULT_GENERATION } from './user-data.js';
+
+/** What one member reported: the partitions it owned, and the generation it owned them in. */
+export interface MemberData {
+  partitions: TP[];
+  /** Undefined when the member reported none. */
+  generation: number | undefined;
+}
 
 export interface GeneralPassOptions {
   memberData(subscription: Subscription): MemberData;

@@ -4,7 +4,7 @@ import { ErrorCode } from '../../../../protocol/error-codes.js';
 import { type KafkaError, kafkaError } from '../../../../protocol/kafka-error.js';
 import { CommitEngine } from '../../../../src/consumer/commit-engine.js';
 import { CommitFailedError } from '../../../../src/consumer/errors.js';
-import type { CommitEvent, CommitFailedEvent, ConsumerEventMap } from '../../../../src/consumer/events.js';
+import type { CommitEvent, CommitRetryEvent, ConsumerEventMap } from '../../../../src/consumer/events.js';
 import { MetricsRecorder } from '../../../../src/consumer/metrics.js';
 import { Positions } from '../../../../src/consumer/positions.js';
 import { BackwardCommitError } from '../../../../src/offsets/errors.js';
@@ -131,9 +131,11 @@ describe('CommitEngine', () => {
     await engine.flush();
     const order = store.calls.map((c) => c.offsets.map((o) => `${o.partition}@${o.offset}`).join(','));
     expect(order).toEqual(['0@5', '0@5', '0@5', '1@3']);
-    expect(
-      events.filter((e) => e.name === 'commit-failed').map((e) => (e.payload as CommitFailedEvent).willRetry),
-    ).toEqual([true, true]);
+    // Retried attempts are not failures: their own event, with the attempt number.
+    expect(events.filter((e) => e.name === 'commit-failed')).toEqual([]);
+    expect(events.filter((e) => e.name === 'commit-retry').map((e) => (e.payload as CommitRetryEvent).attempt)).toEqual(
+      [1, 2],
+    );
 
     store.failures = [retriable];
     void engine.commit(at(6n), 'auto', { wait: false });
