@@ -3,6 +3,7 @@ import { AddPartitionsToTxn } from '../../protocol/apis/add-partitions-to-txn.js
 import { EndTxn } from '../../protocol/apis/end-txn.js';
 import { InitProducerId } from '../../protocol/apis/init-producer-id.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
+import { sleep } from '../cluster/backoff.js';
 import { Deadline } from '../cluster/deadline.js';
 import { partitionKey } from '../cluster/partition-errors.js';
 import type { ConsumerGroupMetadata } from '../consumer/group-metadata.js';
@@ -251,7 +252,16 @@ export class TransactionManager {
     const partitions = [...this.toAdd];
     const deadline = new Deadline(`AddPartitionsToTxn for ${this.transactionalId}`, this.o.deliveryTimeoutMs);
     try {
-      await this.coordinators.call('transaction', this.transactionalId, deadline, (c) => this.addOnce(c, partitions));
+      await this.coordinators.call('transaction', this.transactionalId, deadline, async (c) => {
+        // The previous transaction's markers are still being written: ask again soon, as Java does (20 ms),
+        // rather than after the coordinator backoff (100 ms and up), which would cap short transactions.
+        for (;;) {
+          const err = await this.addOnce(c, partitions);
+          if (err === undefined) return;
+          if (err.code !== CONCURRENT_TRANSACTIONS || deadline.remaining() < CONCURRENT_RETRY_MS) throw err;
+          await sleep(CONCURRENT_RETRY_MS);
+        }
+      });
       for (const [key] of partitions) this.added.add(key);
     } catch (err) {
       this.fail(err, true);
@@ -265,7 +275,11 @@ export class TransactionManager {
     }
   }
 
-  private async addOnce(c: Connection, partitions: [string, { topic: string; partition: number }][]): Promise<void> {
+  /** One AddPartitionsToTxn; resolves with the first partition error, if any. */
+  private async addOnce(
+    c: Connection,
+    partitions: [string, { topic: string; partition: number }][],
+  ): Promise<KafkaError | undefined> {
     const byTopic = new Map<string, number[]>();
     for (const [, { topic, partition }] of partitions) byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
     const { producerId, producerEpoch } = this.producer();
@@ -290,7 +304,7 @@ export class TransactionManager {
         first ??= new KafkaError(p.partitionErrorCode, { context });
       }
     }
-    if (first !== undefined) throw first;
+    return first;
   }
 
   private producer(): { producerId: bigint; producerEpoch: number } {
@@ -329,6 +343,8 @@ export class TransactionManager {
 export const LAST_CLASSIC = { Produce: 11, AddPartitionsToTxn: 3, TxnOffsetCommit: 4, EndTxn: 4 } as const;
 
 const OPERATION_NOT_ATTEMPTED = 55;
+const CONCURRENT_TRANSACTIONS = 51;
+const CONCURRENT_RETRY_MS = 20;
 
 function throwIfError(code: number, api: string): void {
   if (code !== 0) throw new KafkaError(code, { context: { api } });
