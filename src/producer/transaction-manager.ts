@@ -114,16 +114,24 @@ export class TransactionManager {
    */
   admit(batch: ProducerBatch): boolean {
     if (this.state !== 'inTransaction' && this.state !== 'committing') return false;
-    const key = partitionKey(batch.topic, batch.partition);
-    if (this.added.has(key)) {
+    if (this.added.has(partitionKey(batch.topic, batch.partition))) {
       batch.transactional = true;
       return true;
     }
-    if (!this.toAdd.has(key)) {
-      this.toAdd.set(key, { topic: batch.topic, partition: batch.partition });
-      this.adding ??= this.addPartitions();
-    }
+    this.maybeAdd(batch.topic, batch.partition);
     return false;
+  }
+
+  /**
+   * A record for the partition was appended: start adding the partition now (Java's maybeAddPartition), so
+   * that AddPartitionsToTxn overlaps the batch's linger instead of following it.
+   */
+  maybeAdd(topic: string, partition: number): void {
+    if (this.state !== 'inTransaction' && this.state !== 'committing') return;
+    const key = partitionKey(topic, partition);
+    if (this.added.has(key) || this.toAdd.has(key)) return;
+    this.toAdd.set(key, { topic, partition });
+    this.adding ??= this.addPartitions();
   }
 
   /**
