@@ -152,6 +152,8 @@ export {
   partitionForKey,
   type RecordMetadata,
   TransactionAbortableError,
+  TransactionalCommitAbortedError,
+  TransactionalOffsetStore,
   type TransactionalProducer,
   TransactionFatalError,
   type TransactionState,
