@@ -261,13 +261,14 @@ export class TransactionManager {
     const deadline = new Deadline(`AddPartitionsToTxn for ${this.transactionalId}`, this.o.deliveryTimeoutMs);
     try {
       await this.coordinators.call('transaction', this.transactionalId, deadline, async (c) => {
-        // The previous transaction's markers are still being written: ask again soon, as Java does (20 ms),
-        // rather than after the coordinator backoff (100 ms and up), which would cap short transactions.
-        for (;;) {
+        // The previous transaction's markers are still being written (a few ms on a quiet broker): ask again
+        // after 5 ms, doubling to Java's 20 ms, rather than after the coordinator backoff (100 ms and up), which
+        // would cap short transactions at a few a second.
+        for (let waitMs = CONCURRENT_RETRY_MS.first; ; waitMs = Math.min(waitMs * 2, CONCURRENT_RETRY_MS.max)) {
           const err = await this.addOnce(c, partitions);
           if (err === undefined) return;
-          if (err.code !== CONCURRENT_TRANSACTIONS || deadline.remaining() < CONCURRENT_RETRY_MS) throw err;
-          await sleep(CONCURRENT_RETRY_MS);
+          if (err.code !== CONCURRENT_TRANSACTIONS || deadline.remaining() < waitMs) throw err;
+          await sleep(waitMs);
         }
       });
       for (const [key] of partitions) this.added.add(key);
@@ -352,7 +353,7 @@ export const LAST_CLASSIC = { Produce: 11, AddPartitionsToTxn: 3, TxnOffsetCommi
 
 const OPERATION_NOT_ATTEMPTED = 55;
 const CONCURRENT_TRANSACTIONS = 51;
-const CONCURRENT_RETRY_MS = 20;
+const CONCURRENT_RETRY_MS = { first: 5, max: 20 };
 
 function throwIfError(code: number, api: string): void {
   if (code !== 0) throw new KafkaError(code, { context: { api } });
