@@ -9,7 +9,7 @@
  *   npm run bench -- [--workload NAME[,NAME…] | --all] [--clients ID[,ID…]]
  *                    [--records N] [--rounds N] [--json] [--fresh]
  *                    [--no-build] [--rebuild-rdkafka] [--decode]
- *                    [--commit [--commits N] [--commit-dir DIR]]
+ *                    [--commit [--commits N] [--commit-dir DIR]] [--transactions]
  *
  * Workloads (bench/workloads.ts): headline (default), values-1k, snappy,
  * lz4, zstd, partitions-1. Clients (bench/clients/peers.ts): tidemark,
@@ -27,6 +27,10 @@
  * without fsync) against broker OffsetCommit, 1 and 8 partitions per commit, `--rounds` rounds of
  * up to `--commits` (default 1000) commits or 10 s per case. Alone it runs
  * only that; with `--workload` or `--all` the fetch workloads follow.
+ *
+ * `--transactions`: transactional produce throughput (bench/transactions.ts), tidemark beside Kafka's Java
+ * producer, a commit every 100 and every 1,000 records, written to bench/results/transactions.md; like
+ * `--commit`, alone it runs only that. `--records` sets the records per round (default 100,000).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
@@ -40,6 +44,7 @@ import { runCommitBench } from './commit.js';
 import type { Workload } from './load.js';
 import { type ClientSummary, markdownTable, noteRow, summarise, svgChart, targetsTable } from './report.js';
 import { prepareTopic } from './topic.js';
+import { runTransactionsBench } from './transactions.js';
 import { describeWorkload, resultStem, WORKLOADS, type WorkloadSpec } from './workloads.js';
 
 const { values: opts } = parseArgs({
@@ -58,6 +63,7 @@ const { values: opts } = parseArgs({
     commit: { type: 'boolean', default: false },
     commits: { type: 'string', default: '1000' },
     'commit-dir': { type: 'string' },
+    transactions: { type: 'boolean', default: false },
   },
 });
 const loadAtStart = loadavg()[0];
@@ -65,7 +71,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const usage = (why: string): never => {
   log(why);
   log(
-    'usage: npm run bench -- [--workload NAME[,NAME…] | --all] [--clients ID[,ID…]] [--records N] [--rounds N] [--json] [--fresh] [--no-build] [--rebuild-rdkafka] [--decode] [--commit [--commits N] [--commit-dir DIR]]',
+    'usage: npm run bench -- [--workload NAME[,NAME…] | --all] [--clients ID[,ID…]] [--records N] [--rounds N] [--json] [--fresh] [--no-build] [--rebuild-rdkafka] [--decode] [--commit [--commits N] [--commit-dir DIR]] [--transactions]',
   );
   log(`  workloads: ${WORKLOADS.map((w) => w.name).join(', ')}`);
   log(`  clients:   ${CLIENTS.map((c) => c.id).join(', ')}`);
@@ -81,7 +87,7 @@ if (recordsOverride !== undefined && (!Number.isInteger(recordsOverride) || reco
 const commits = Number(opts.commits);
 if (!Number.isInteger(commits) || commits < 1) usage(`--commits must be a positive integer, not ${opts.commits}`);
 // `--commit` alone is the commit benchmark only; the fetch workloads run when asked for (or by default).
-const fetchWorkloads = !opts.commit || opts.all || opts.workload !== undefined;
+const fetchWorkloads = !(opts.commit || opts.transactions) || opts.all || opts.workload !== undefined;
 
 const workloads: WorkloadSpec[] = (
   !fetchWorkloads
@@ -131,6 +137,27 @@ try {
     await mkdir(new URL('./results/', import.meta.url), { recursive: true });
     await writeFile(new URL('./results/commit.md', import.meta.url), md);
     log('wrote bench/results/commit.md');
+    process.stdout.write(
+      `\n${md
+        .split('\n')
+        .filter((l) => l.startsWith('|'))
+        .join('\n')}\n`,
+    );
+  }
+  if (opts.transactions) {
+    log('\n== transactional produce benchmark (bench/transactions.ts) ==');
+    const md = await runTransactionsBench({
+      bootstrap: broker.bootstrap,
+      kafkaVersion: broker.kafkaVersion,
+      toolsVersion: broker.toolsVersion,
+      records: recordsOverride ?? 100_000,
+      rounds,
+      java: !opts['no-java'],
+      log,
+    });
+    await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+    await writeFile(new URL('./results/transactions.md', import.meta.url), md);
+    log('wrote bench/results/transactions.md');
     process.stdout.write(
       `\n${md
         .split('\n')

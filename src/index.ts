@@ -309,6 +309,8 @@ export {
   partitionForKey,
   type RecordMetadata,
   TransactionAbortableError,
+  TransactionalCommitAbortedError,
+  TransactionalOffsetStore,
   type TransactionalProducer,
   TransactionFatalError,
   type TransactionState,

@@ -20,3 +20,4 @@ export {
 } from './transaction-errors.js';
 export type { TransactionState } from './transaction-manager.js';
 export type { TransactionalProducer } from './transaction-run.js';
+export { TransactionalCommitAbortedError, TransactionalOffsetStore } from './transactional-offset-store.js';

@@ -324,6 +324,7 @@ export class Producer {
       return;
     }
     record.partition = partition;
+    this.transactions?.maybeAdd(topic, partition);
     const now = Date.now();
     const result = this.accumulator.append(record, now);
     if (sticky) this.sticky.onAppend(topic, partition, record.size, result.switchAllowed, partitions);

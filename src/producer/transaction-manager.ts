@@ -3,6 +3,7 @@ import { AddPartitionsToTxn } from '../../protocol/apis/add-partitions-to-txn.js
 import { EndTxn } from '../../protocol/apis/end-txn.js';
 import { InitProducerId } from '../../protocol/apis/init-producer-id.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
+import { sleep } from '../cluster/backoff.js';
 import { Deadline } from '../cluster/deadline.js';
 import { partitionKey } from '../cluster/partition-errors.js';
 import type { ConsumerGroupMetadata } from '../consumer/group-metadata.js';
@@ -113,16 +114,24 @@ export class TransactionManager {
    */
   admit(batch: ProducerBatch): boolean {
     if (this.state !== 'inTransaction' && this.state !== 'committing') return false;
-    const key = partitionKey(batch.topic, batch.partition);
-    if (this.added.has(key)) {
+    if (this.added.has(partitionKey(batch.topic, batch.partition))) {
       batch.transactional = true;
       return true;
     }
-    if (!this.toAdd.has(key)) {
-      this.toAdd.set(key, { topic: batch.topic, partition: batch.partition });
-      this.adding ??= this.addPartitions();
-    }
+    this.maybeAdd(batch.topic, batch.partition);
     return false;
+  }
+
+  /**
+   * A record for the partition was appended: start adding the partition now (Java's maybeAddPartition), so
+   * that AddPartitionsToTxn overlaps the batch's linger instead of following it.
+   */
+  maybeAdd(topic: string, partition: number): void {
+    if (this.state !== 'inTransaction' && this.state !== 'committing') return;
+    const key = partitionKey(topic, partition);
+    if (this.added.has(key) || this.toAdd.has(key)) return;
+    this.toAdd.set(key, { topic, partition });
+    this.adding ??= this.addPartitions();
   }
 
   /**
@@ -251,7 +260,17 @@ export class TransactionManager {
     const partitions = [...this.toAdd];
     const deadline = new Deadline(`AddPartitionsToTxn for ${this.transactionalId}`, this.o.deliveryTimeoutMs);
     try {
-      await this.coordinators.call('transaction', this.transactionalId, deadline, (c) => this.addOnce(c, partitions));
+      await this.coordinators.call('transaction', this.transactionalId, deadline, async (c) => {
+        // The previous transaction's markers are still being written (a few ms on a quiet broker): ask again
+        // after 5 ms, doubling to Java's 20 ms, rather than after the coordinator backoff (100 ms and up), which
+        // would cap short transactions at a few a second.
+        for (let waitMs = CONCURRENT_RETRY_MS.first; ; waitMs = Math.min(waitMs * 2, CONCURRENT_RETRY_MS.max)) {
+          const err = await this.addOnce(c, partitions);
+          if (err === undefined) return;
+          if (err.code !== CONCURRENT_TRANSACTIONS || deadline.remaining() < waitMs) throw err;
+          await sleep(waitMs);
+        }
+      });
       for (const [key] of partitions) this.added.add(key);
     } catch (err) {
       this.fail(err, true);
@@ -265,7 +284,11 @@ export class TransactionManager {
     }
   }
 
-  private async addOnce(c: Connection, partitions: [string, { topic: string; partition: number }][]): Promise<void> {
+  /** One AddPartitionsToTxn; resolves with the first partition error, if any. */
+  private async addOnce(
+    c: Connection,
+    partitions: [string, { topic: string; partition: number }][],
+  ): Promise<KafkaError | undefined> {
     const byTopic = new Map<string, number[]>();
     for (const [, { topic, partition }] of partitions) byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
     const { producerId, producerEpoch } = this.producer();
@@ -290,7 +313,7 @@ export class TransactionManager {
         first ??= new KafkaError(p.partitionErrorCode, { context });
       }
     }
-    if (first !== undefined) throw first;
+    return first;
   }
 
   private producer(): { producerId: bigint; producerEpoch: number } {
@@ -329,6 +352,8 @@ export class TransactionManager {
 export const LAST_CLASSIC = { Produce: 11, AddPartitionsToTxn: 3, TxnOffsetCommit: 4, EndTxn: 4 } as const;
 
 const OPERATION_NOT_ATTEMPTED = 55;
+const CONCURRENT_TRANSACTIONS = 51;
+const CONCURRENT_RETRY_MS = { first: 5, max: 20 };
 
 function throwIfError(code: number, api: string): void {
   if (code !== 0) throw new KafkaError(code, { context: { api } });
