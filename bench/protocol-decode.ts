@@ -4,7 +4,8 @@
  * source compiled at run time with `new Function` (protocol/compile.ts, what
  * the library ran before generation), and by a generic interpreter that walks
  * the definition field by field (what a decoder without any code generation
- * does). Rounds alternate between the decoders so machine load hits all alike.
+ * does). Rounds alternate between the decoders, each round starting with a
+ * different one, so machine load and garbage collection hit all alike.
  *
  * With TIDEMARK_BASELINE_COMPILER=<path to a compile.ts> (e.g. an older
  * commit's, saved beside protocol/compile.ts) its `compileDecoder` is measured
@@ -17,6 +18,7 @@ import { Reader } from '../codecs/reader.js';
 import { Writer } from '../codecs/writer.js';
 import { messageCodec } from '../protocol/codec.js';
 import { compileDecoder, compileEncoder } from '../protocol/compile.js';
+import { GENERATED_CODECS } from '../protocol/generated/index.js';
 import { Fetch } from '../protocol/index.js';
 import type { Field, FieldType } from '../protocol/schema.js';
 import { inRange } from '../protocol/versions.js';
@@ -89,14 +91,18 @@ function readValue(t: FieldType, nullable: boolean, r: Reader, flexible: boolean
   }
 }
 
+/** Decodes per second of CPU time (user + system): the machine is shared, so wall time would count waiting too. */
 function rate(fn: () => void, ms = 300): number {
   let n = 0;
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    for (let i = 0; i < 100; i++) fn();
-    n += 100;
+  const start = process.cpuUsage();
+  let used = 0;
+  while (used < ms * 1000) {
+    for (let i = 0; i < 20; i++) fn();
+    n += 20;
+    const d = process.cpuUsage(start);
+    used = d.user + d.system;
   }
-  return n / (ms / 1000);
+  return n / (used / 1e6);
 }
 
 const bytes = sampleResponse();
@@ -108,13 +114,17 @@ const generated = messageCodec(Fetch.response, VERSION);
 type Decode = (r: Reader) => Record<string, unknown>;
 const decoders: Array<{ label: string; decode: Decode }> = [
   { label: 'generated at build time (protocol/generated/, what the library runs)', decode: (r) => generated.decode(r) },
+  {
+    label: 'generated, called directly (GENERATED_CODECS)',
+    decode: GENERATED_CODECS.FetchResponse.versions[VERSION].decode,
+  },
   { label: 'compiled at run time (new Function, the same source)', decode: compiled },
 ];
 const baseline = process.env.TIDEMARK_BASELINE_COMPILER;
 if (baseline !== undefined) {
   const before = (await import(baseline)) as { compileDecoder: (def: unknown, version: number) => Decode };
   decoders.push({
-    label: `before: ${process.env.TIDEMARK_BASELINE_LABEL ?? baseline}`,
+    label: process.env.TIDEMARK_BASELINE_LABEL ?? `before: ${baseline}`,
     decode: before.compileDecoder(Fetch.response, VERSION),
   });
 }
@@ -129,12 +139,15 @@ const partitionsOf = (v: Record<string, unknown>) =>
 for (const d of decoders) {
   if (partitionsOf(d.decode(new Reader(bytes))) !== PARTITIONS) throw new Error(`${d.label} misreads the sample`);
 }
-const rounds = 9;
+const rounds = 15;
 const rates = decoders.map(() => [] as number[]);
 for (let k = 0; k < rounds; k++) {
-  decoders.forEach((d, n) => {
-    rates[n].push(rate(() => d.decode(new Reader(bytes))));
-  });
+  // Each round starts with a different decoder: whichever runs right after the interpreter pays for the
+  // garbage it left, so a fixed order would charge that to one decoder every time.
+  for (let j = 0; j < decoders.length; j++) {
+    const n = (j + k) % decoders.length;
+    rates[n].push(rate(() => decoders[n].decode(new Reader(bytes))));
+  }
 }
 const row = (label: string, r: number[]) =>
   `| ${label} | ${Math.round(median(r)).toLocaleString('en-US')} | ${Math.round(median(r) * PARTITIONS).toLocaleString('en-US')} |`;
@@ -142,7 +155,7 @@ const table = [
   `# Protocol decode: generated vs compiled vs interpreted (Fetch response v${VERSION}, ${PARTITIONS} partitions)`,
   '',
   `Node ${process.version}; load average ${loadavg()[0].toFixed(1)} at start on ${cpus().length} cores (shared, loaded);` +
-    ` median of ${rounds} alternating rounds of 300 ms; ${new Date().toISOString().slice(0, 10)}.`,
+    ` median of ${rounds} alternating rounds of 300 ms of CPU time; ${new Date().toISOString().slice(0, 10)}.`,
   '',
   '| decoder | responses/s | partitions/s |',
   '| --- | ---: | ---: |',

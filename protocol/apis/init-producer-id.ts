@@ -14,17 +14,33 @@ export const InitProducerId = defineApi({
   flexible: '2+',
   request: [
     // Null for an idempotent producer without transactions.
-    field('transactionalId', 'string', '0+', { nullable: '0+' }),
-    field('transactionTimeoutMs', 'int32', '0+'),
+    field('transactionalId', 'string', '0+', {
+      doc: 'Transactional id, or null for an idempotent producer without transactions.',
+      nullable: '0+',
+    }),
+    field('transactionTimeoutMs', 'int32', '0+', {
+      doc: 'How long a transaction may stay open before the coordinator aborts it.',
+    }),
     // v3+: an existing id and epoch, so a producer can bump its epoch instead of starting over.
-    field('producerId', 'int64', '3+', { default: -1n }),
-    field('producerEpoch', 'int16', '3+', { default: -1 }),
+    field('producerId', 'int64', '3+', {
+      doc: 'Current producer id when re-initialising after an error (KIP-360), else -1.',
+      default: -1n,
+    }),
+    field('producerEpoch', 'int16', '3+', {
+      doc: 'Current producer epoch when re-initialising, else -1.',
+      default: -1,
+    }),
   ],
   response: [
-    field('throttleTimeMs', 'int32', '0+', { ignorable: true }),
-    field('errorCode', 'int16', '0+'),
-    field('producerId', 'int64', '0+', { default: -1n }),
-    field('producerEpoch', 'int16', '0+'),
+    field('throttleTimeMs', 'int32', '0+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+      ignorable: true,
+    }),
+    field('errorCode', 'int16', '0+', { doc: 'Error; 0 for none.' }),
+    field('producerId', 'int64', '0+', { doc: 'Producer id to stamp on every batch.', default: -1n }),
+    field('producerEpoch', 'int16', '0+', {
+      doc: 'Producer epoch to stamp on every batch; a newer one fences older producers.',
+    }),
   ],
 });
 

@@ -18,10 +18,14 @@ import {
 /** ApiVersionsRequest, every version: a field not in a version holds its default. */
 export interface ApiVersionsRequest {
   /**
+   * Name of the client library, for the broker's metrics (e.g. "tidemark").
+   *
    * Versions 3+.
    */
   clientSoftwareName: string;
   /**
+   * Version of the client library, for the broker's metrics.
+   *
    * Versions 3+.
    */
   clientSoftwareVersion: string;
@@ -78,7 +82,7 @@ function decodeApiVersionsRequestV4(r: Reader): Record<string, unknown> { try { 
 
 /** ApiVersionsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ApiVersionsRequestCodecs: GeneratedMessage = {
-  fingerprint: "7960d02af7",
+  fingerprint: "66a84b3518a",
   versions: {
     0: { decode: decodeApiVersionsRequestV0, encode: encodeApiVersionsRequestV0 },
     1: { decode: decodeApiVersionsRequestV1, encode: encodeApiVersionsRequestV1 },
@@ -91,30 +95,44 @@ export const ApiVersionsRequestCodecs: GeneratedMessage = {
 /** ApiVersionsResponse, every version: a field not in a version holds its default. */
 export interface ApiVersionsResponse {
   /**
+   * Error; UNSUPPORTED_VERSION means retry with the version range in apiKeys.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Every API the broker serves, with its version range.
+   *
    * Versions 0+.
    */
   apiKeys: ApiVersionsResponseApiVersion[];
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 1+.
    */
   throttleTimeMs: number;
   /**
+   * Cluster features this broker supports, with their level ranges.
+   *
    * Versions 3+; tag 0 in 3+.
    */
   supportedFeatures: ApiVersionsResponseSupportedFeatureKey[];
   /**
+   * Epoch of the finalized features below; -1 if unknown.
+   *
    * Versions 3+; tag 1 in 3+; default -1.
    */
   finalizedFeaturesEpoch: bigint;
   /**
+   * Cluster features in force, with their finalized levels.
+   *
    * Versions 3+; tag 2 in 3+.
    */
   finalizedFeatures: ApiVersionsResponseFinalizedFeatureKey[];
   /**
+   * Whether a ZooKeeper-to-KRaft migration is ready (controllers only).
+   *
    * Versions 3+; tag 3 in 3+; default false.
    */
   zkMigrationReady: boolean;
@@ -124,14 +142,20 @@ export interface ApiVersionsResponse {
 /** One ApiVersion of ApiVersionsResponse. */
 export interface ApiVersionsResponseApiVersion {
   /**
+   * API key.
+   *
    * Versions 0+.
    */
   apiKey: number;
   /**
+   * Oldest version the broker accepts.
+   *
    * Versions 0+.
    */
   minVersion: number;
   /**
+   * Newest version the broker accepts.
+   *
    * Versions 0+.
    */
   maxVersion: number;
@@ -141,14 +165,20 @@ export interface ApiVersionsResponseApiVersion {
 /** One SupportedFeatureKey of ApiVersionsResponse. */
 export interface ApiVersionsResponseSupportedFeatureKey {
   /**
+   * Feature name, e.g. "metadata.version".
+   *
    * Versions 3+.
    */
   name: string;
   /**
+   * Lowest level supported.
+   *
    * Versions 3+.
    */
   minVersion: number;
   /**
+   * Highest level supported.
+   *
    * Versions 3+.
    */
   maxVersion: number;
@@ -158,14 +188,20 @@ export interface ApiVersionsResponseSupportedFeatureKey {
 /** One FinalizedFeatureKey of ApiVersionsResponse. */
 export interface ApiVersionsResponseFinalizedFeatureKey {
   /**
+   * Feature name.
+   *
    * Versions 3+.
    */
   name: string;
   /**
+   * Finalized level in force.
+   *
    * Versions 3+.
    */
   maxVersionLevel: number;
   /**
+   * Lowest finalized level.
+   *
    * Versions 3+.
    */
   minVersionLevel: number;
@@ -262,7 +298,7 @@ function decodeApiVersionsResponseV4(r: Reader): Record<string, unknown> { try {
 
 /** ApiVersionsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ApiVersionsResponseCodecs: GeneratedMessage = {
-  fingerprint: "2435c0ef57e",
+  fingerprint: "7b022a178b4",
   versions: {
     0: { decode: decodeApiVersionsResponseV0, encode: encodeApiVersionsResponseV0 },
     1: { decode: decodeApiVersionsResponseV1, encode: encodeApiVersionsResponseV1 },

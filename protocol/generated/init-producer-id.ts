@@ -18,18 +18,26 @@ import {
 /** InitProducerIdRequest, every version: a field not in a version holds its default. */
 export interface InitProducerIdRequest {
   /**
+   * Transactional id, or null for an idempotent producer without transactions.
+   *
    * Versions 0+; nullable in 0+.
    */
   transactionalId: string | null;
   /**
+   * How long a transaction may stay open before the coordinator aborts it.
+   *
    * Versions 0+.
    */
   transactionTimeoutMs: number;
   /**
+   * Current producer id when re-initialising after an error (KIP-360), else -1.
+   *
    * Versions 3+; default -1.
    */
   producerId: bigint;
   /**
+   * Current producer epoch when re-initialising, else -1.
+   *
    * Versions 3+; default -1.
    */
   producerEpoch: number;
@@ -98,7 +106,7 @@ function decodeInitProducerIdRequestV5(r: Reader): Record<string, unknown> { try
 
 /** InitProducerIdRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const InitProducerIdRequestCodecs: GeneratedMessage = {
-  fingerprint: "fe02980716d",
+  fingerprint: "a7b7f5fa2a1",
   versions: {
     0: { decode: decodeInitProducerIdRequestV0, encode: encodeInitProducerIdRequestV0 },
     1: { decode: decodeInitProducerIdRequestV1, encode: encodeInitProducerIdRequestV1 },
@@ -112,18 +120,26 @@ export const InitProducerIdRequestCodecs: GeneratedMessage = {
 /** InitProducerIdResponse, every version: a field not in a version holds its default. */
 export interface InitProducerIdResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Error; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Producer id to stamp on every batch.
+   *
    * Versions 0+; default -1.
    */
   producerId: bigint;
   /**
+   * Producer epoch to stamp on every batch; a newer one fences older producers.
+   *
    * Versions 0+.
    */
   producerEpoch: number;
@@ -188,7 +204,7 @@ function decodeInitProducerIdResponseV5(r: Reader): Record<string, unknown> { tr
 
 /** InitProducerIdResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const InitProducerIdResponseCodecs: GeneratedMessage = {
-  fingerprint: "36d6eef8155",
+  fingerprint: "938d438c255",
   versions: {
     0: { decode: decodeInitProducerIdResponseV0, encode: encodeInitProducerIdResponseV0 },
     1: { decode: decodeInitProducerIdResponseV1, encode: encodeInitProducerIdResponseV1 },
