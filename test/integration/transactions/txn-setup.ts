@@ -19,8 +19,8 @@ export function transactionalProducer(client: Client, options: ProducerOptions =
 }
 
 /**
- * Every value of `topic`'s partitions read with `isolation`, from the start to the end for that isolation.
- * Each partition read must end with a visible record (the consumer delivers no empty batch to stop on).
+ * Every value of `topic`'s partitions read with `isolation`, from the start to the end for that isolation
+ * (the last stable offset with read_committed), as of the call.
  */
 export async function readValues(
   client: Client,
@@ -35,15 +35,35 @@ export async function readValues(
     consumer.assign(tps);
     const ends = await client.offsets.latest(tps, { isolationLevel: isolation });
     const values: string[] = [];
-    // A partition whose stable end is 0 has nothing to read (the consumer would wait for records forever).
+    const end = new Map(ends.map((e) => [e.partition, e.offset]));
     const left = new Set(ends.filter((e) => e.offset > 0n).map((e) => e.partition));
-    if (left.size === 0) return values;
-    for await (const batch of consumer.batches({ signal: AbortSignal.timeout(timeoutMs) })) {
-      for (const r of batch.records) values.push(r.value!.toString());
-      const end = isolation === 'read_committed' ? batch.lastStableOffset : batch.highWatermark;
-      if (batch.nextOffset >= end) left.delete(batch.partition);
-      batch.ack();
-      if (left.size === 0) break;
+    // A partition may end with a transaction marker fetched after its last records: the position moves past it
+    // without a batch being delivered, so the positions are watched too, not only the batches.
+    const done = new AbortController();
+    const watch = setInterval(() => {
+      for (const partition of left) {
+        consumer.position({ topic, partition }).then(
+          (position) => {
+            if (position >= (end.get(partition) ?? 0n)) left.delete(partition);
+            if (left.size === 0) done.abort();
+          },
+          () => {},
+        );
+      }
+    }, 200);
+    try {
+      if (left.size === 0) return values;
+      const signal = AbortSignal.any([done.signal, AbortSignal.timeout(timeoutMs)]);
+      for await (const batch of consumer.batches({ signal })) {
+        for (const r of batch.records) values.push(r.value!.toString());
+        if (batch.nextOffset >= (end.get(batch.partition) ?? 0n)) left.delete(batch.partition);
+        batch.ack();
+        if (left.size === 0) break;
+      }
+    } catch (err) {
+      if (!done.signal.aborted) throw err;
+    } finally {
+      clearInterval(watch);
     }
     return values;
   } finally {
