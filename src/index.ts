@@ -16,6 +16,7 @@ export {
 } from '../codecs/records/types.js';
 export type { ApiVersions } from '../protocol/apis/api-versions.js';
 export { ErrorCode, type ErrorName } from '../protocol/error-codes.js';
+export type * as Protocol from '../protocol/generated/types.js';
 export {
   isKafkaError,
   KafkaError,
@@ -31,6 +32,7 @@ export type {
   FieldOptions,
   FieldType,
   InputOf,
+  InputOfValue,
   MessageDef,
   Nullable,
   NumberType,
@@ -46,7 +48,7 @@ export type { VersionRange } from '../protocol/versions.js';
 export type { AclOperation, AclPatternType, AclPermission, AclResourceType } from './admin/acl-codes.js';
 export type { AclAdmin, AclBinding, AclFilter } from './admin/acls.js';
 export type { Admin } from './admin/admin.js';
-export type { AdminCallOptions } from './admin/admin-context.js';
+export type { AdminCallOptions, AdminContext } from './admin/admin-context.js';
 export type {
   ClusterBroker,
   ClusterDescription,
@@ -159,7 +161,18 @@ export type {
   OffsetToCommit,
 } from './commit/index.js';
 export type { CommitCluster, CommitContext } from './commit/types.js';
-export { type ConformanceOptions, type ConformanceReport, formatJunit, runConformance } from './conformance/index.js';
+export {
+  AREAS,
+  type Area,
+  type CheckResult,
+  type ConformanceOptions,
+  type ConformanceReport,
+  type ConformanceTarget,
+  type Exchange,
+  formatJunit,
+  type Outcome,
+  runConformance,
+} from './conformance/index.js';
 export {
   type AssignmentMetadata,
   AssignorError,

@@ -13,7 +13,9 @@ import { emitTypes } from './types.js';
  * protocol's embedded messages) it writes one module per API under
  * protocol/generated/, with the value types and, for each version, a named
  * decoder and encoder; and protocol/generated/index.ts, the table the
- * library looks codecs up in. Pure: it returns the files, and cli.ts writes
+ * library looks codecs up in; and protocol/generated/types.ts, every value
+ * type and nothing else (the public API's `Protocol` namespace, src/index.ts).
+ * Pure: it returns the files, and cli.ts writes
  * them, so a test can regenerate in memory and compare.
  */
 
@@ -154,11 +156,27 @@ function indexSource(specs: ModuleSpec[]): string {
   ].join('\n\n')}\n`;
 }
 
+/** The value types of every module (no codecs): what users may name as `Protocol.FetchResponse` etc. */
+function typesSource(specs: ModuleSpec[]): string {
+  const lines = specs.map((spec) => {
+    const names = spec.messages.flatMap((m) =>
+      emitTypes(m).map((text) => /^export interface (\w+)/m.exec(text)?.[1] as string),
+    );
+    return `export type { ${names.sort().join(', ')} } from './${spec.file.replace(/\.ts$/, '.js')}';`;
+  });
+  return `${[
+    HEADER,
+    '/** Every generated value type, by name: the public API exports this module as the `Protocol` namespace. */',
+    [...lines.sort(), "export type { GeneratedMessageTypes } from './index.js';"].join('\n'),
+  ].join('\n\n')}\n`;
+}
+
 /** Every generated file, by path relative to the repository root. */
 export function generateAll(): Map<string, string> {
   const specs = modules();
   const files = new Map<string, string>();
   for (const spec of specs) files.set(`${GENERATED_DIR}/${spec.file}`, moduleSource(spec));
   files.set(`${GENERATED_DIR}/index.ts`, indexSource(specs));
+  files.set(`${GENERATED_DIR}/types.ts`, typesSource(specs));
   return files;
 }

@@ -8,10 +8,10 @@ import { AuthenticationError, TlsError } from '../network/security/errors.js';
 import { ALL_CHECKS } from './checks/index.js';
 import { nearestRelease } from './known-versions.js';
 import { CheckFailed, CheckSkipped, Probe } from './probe.js';
-import { Suite, type SuiteOptions } from './suite.js';
+import { type ConformanceTarget, Suite } from './suite.js';
 import { AREAS, type Area, type Check, type CheckResult, type ConformanceReport } from './types.js';
 
-export interface ConformanceOptions extends SuiteOptions {
+export interface ConformanceOptions extends ConformanceTarget {
   /** Only these areas (default: all). */
   only?: readonly Area[];
   /** Leave scratch topics and groups behind. */
@@ -20,8 +20,6 @@ export interface ConformanceOptions extends SuiteOptions {
   checkTimeoutMs?: number;
   /** Called as each check finishes, for progress output. */
   onResult?: (result: CheckResult) => void;
-  /** The checks to run (default: every check of the suite); for tests of the suite itself. */
-  checks?: readonly Check[];
 }
 
 const DEFAULT_CHECK_TIMEOUT_MS = 30_000;
@@ -31,7 +29,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const started = Date.now();
   const suite = new Suite(options);
   const only = new Set(options.only ?? AREAS);
-  const checks = (options.checks ?? ALL_CHECKS).filter((c) => only.has(c.area));
+  const checks = ALL_CHECKS.filter((c) => only.has(c.area));
   const results: CheckResult[] = [];
   let aborted: string | undefined;
   let abortKind: ConformanceReport['abortKind'];

@@ -15,7 +15,8 @@ import { Connection } from '../network/connection.js';
 import { securityOptions } from '../network/security/config.js';
 import { errorName, type Probe } from './probe.js';
 
-export interface SuiteOptions {
+/** The broker under test and how to reach it. */
+export interface ConformanceTarget {
   bootstrap: string;
   tls?: ClientConfig['tls'];
   sasl?: ClientConfig['sasl'];
@@ -48,14 +49,14 @@ export class Suite {
   readonly client: Client;
   readonly prefix: string;
   readonly bootstrap: { host: string; port: number };
-  private readonly options: SuiteOptions;
+  private readonly options: ConformanceTarget;
   private readonly topics = new Map<string, Promise<string>>();
   private readonly groups = new Set<string>();
   private readonly dedicated = new Set<Connection>();
   private brokerVersions: BrokerApiVersions | undefined;
   private readonly fixtures = new Map<string, Promise<unknown>>();
 
-  constructor(options: SuiteOptions) {
+  constructor(options: ConformanceTarget) {
     this.options = options;
     this.prefix = options.prefix ?? `tidemark-conformance-${Date.now().toString(36)}`;
     const first = options.bootstrap.split(',')[0].trim();
@@ -115,7 +116,7 @@ export class Suite {
   }
 
   /** Security options for sockets the suite opens itself. */
-  get security(): { tls: SuiteOptions['tls']; sasl: SuiteOptions['sasl'] } {
+  get security(): { tls: ConformanceTarget['tls']; sasl: ConformanceTarget['sasl'] } {
     return { tls: this.options.tls, sasl: this.options.sasl };
   }
 

@@ -2,11 +2,18 @@
  * Transactions driven with raw requests (KIP-98, KIP-447), so ListOffsets and Fetch checks can see an open
  * transaction's last stable offset and an aborted one's entry, and OffsetFetch checks a pending transactional
  * offset commit.
+ *
+ * Every transaction request goes at v3: the client form of the classic two-phase flow that every Kafka release
+ * from 2.4 to 4.x accepts (AddPartitionsToTxn v4+ is the brokers' batched form, and EndTxn v5 bumps the epoch
+ * under Transactions v2, which these checks do not need).
  */
 import type { RecordInput } from '../../codecs/records/index.js';
+import { AddOffsetsToTxn } from '../../protocol/apis/add-offsets-to-txn.js';
+import { AddPartitionsToTxn } from '../../protocol/apis/add-partitions-to-txn.js';
+import { EndTxn } from '../../protocol/apis/end-txn.js';
 import { InitProducerId } from '../../protocol/apis/init-producer-id.js';
+import { TxnOffsetCommit } from '../../protocol/apis/txn-offset-commit.js';
 import { errorName, type Probe } from './probe.js';
-import { AddOffsetsToTxn, AddPartitionsToTxn, EndTxn, TxnOffsetCommit } from './txn-apis.js';
 
 const TXN_COORDINATOR = 1;
 
@@ -58,10 +65,15 @@ export async function beginTransaction(probe: Probe, transactionalId: string): P
       const add = await probe.send(
         coordinator,
         AddPartitionsToTxn,
-        { ...ids, topics: [{ name: topic, partitions: [partition] }] },
+        {
+          v3AndBelowTransactionalId: transactionalId,
+          v3AndBelowProducerId: producerId,
+          v3AndBelowProducerEpoch: producerEpoch,
+          v3AndBelowTopics: [{ name: topic, partitions: [partition] }],
+        },
         v3,
       );
-      const addError = add.results[0]?.partitions[0]?.errorCode ?? -1;
+      const addError = add.resultsByTopicV3AndBelow[0]?.resultsByPartition[0]?.partitionErrorCode ?? -1;
       if (addError !== 0) probe.fail(`AddPartitionsToTxn answered ${errorName(addError)}`);
       const baseOffset = await probe.suite.produce(probe, topic, partition, records, {
         ...ids,

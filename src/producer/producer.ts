@@ -18,7 +18,7 @@ import { StickyPartitioner } from './partitioner.js';
 import { type ProducerRecord, prepareRecord } from './record-input.js';
 import { Sender } from './sender.js';
 import { TransactionStateError } from './transaction-errors.js';
-import { TransactionManager } from './transaction-manager.js';
+import { TransactionManager, type TransactionState } from './transaction-manager.js';
 import { runTransaction, type TransactionalProducer } from './transaction-run.js';
 
 export interface ProducerCloseOptions {
@@ -161,7 +161,7 @@ export class Producer {
   }
 
   /** The transaction state (undefined for a producer without `transactionalId`). */
-  get transactionState(): TransactionManager['state'] | undefined {
+  get transactionState(): TransactionState | undefined {
     return this.transactions?.state;
   }
 

@@ -3,7 +3,8 @@
  * emitted in memory and read back as a user's compiler reads them, so only what is public counts: private
  * members have no types there and function bodies are gone, while inferred types appear spelled out. From every
  * export, every type a declaration names is followed; one that the index does not export is reported, as is any
- * Error subclass of the library (src/cli aside) that the index does not export.
+ * Error subclass of the library (src/cli aside) that the index does not export. The members of a namespace the
+ * index exports (`Protocol`) count as exported, and are followed in turn.
  *
  * Run directly (`npx tsx test/unit/api/public-api.ts`) it prints the report.
  */
@@ -102,10 +103,20 @@ export function publicApiReport(): PublicApiReport {
     path.relative(OUT_DIR, decl.getSourceFile().fileName).replace(/\.d\.ts$/, '.ts');
 
   const exportSymbols = checker.getExportsOfModule(checker.getSymbolAtLocation(index) as ts.Symbol);
-  const exported = new Set(exportSymbols.map(resolve));
+  // A namespace export (`export type * as Protocol from ...`) exports its members: users name them
+  // `Protocol.FetchResponse`. Each member is then followed like any export, so a member naming an unexported
+  // type still fails; the module itself is not walked as a whole.
+  const isNamespace = (s: ts.Symbol): boolean =>
+    (s.flags & ts.SymbolFlags.ValueModule) !== 0 && (s.declarations ?? []).some(ts.isSourceFile);
+  const roots = exportSymbols.flatMap((s) => {
+    const target = resolve(s);
+    if (!isNamespace(target)) return [{ symbol: target, via: s.name }];
+    return checker.getExportsOfModule(target).map((m) => ({ symbol: resolve(m), via: `${s.name}.${m.name}` }));
+  });
+  const exported = new Set([...exportSymbols.map(resolve), ...roots.map((r) => r.symbol)]);
   const unexportedTypes = new Map<ts.Symbol, UnexportedType>();
   const visited = new Set<ts.Symbol>();
-  const queue: { symbol: ts.Symbol; via: string }[] = exportSymbols.map((s) => ({ symbol: resolve(s), via: s.name }));
+  const queue: { symbol: ts.Symbol; via: string }[] = roots;
 
   const reach = (node: ts.Node | undefined, via: string): void => {
     if (node === undefined) return;
