@@ -1,4 +1,4 @@
-import { TidemarkError } from '../../codecs/errors.js';
+import { ProtocolError, TidemarkError } from '../../codecs/errors.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { isKafkaError, kafkaError } from '../../protocol/kafka-error.js';
 import type { Connection } from '../network/connection.js';
@@ -187,8 +187,10 @@ export class Cluster {
       } catch (err) {
         // Else anyConnection() would hand the same silent connection to every retry.
         closeIfTimedOut(connection, err);
+        // A garbled answer is retried too: the next one need not be.
         const transient = err instanceof ConnectionError || err instanceof RequestTimeoutError;
-        if (this.closed || !transient || !err.retriable || Date.now() >= deadline) throw err;
+        const garbled = err instanceof ProtocolError;
+        if (this.closed || !(garbled || (transient && err.retriable)) || Date.now() >= deadline) throw err;
         await sleep(backoffDelay(failures, this.backoff), this.closing.signal);
       }
     }

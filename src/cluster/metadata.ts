@@ -3,6 +3,7 @@ import { Metadata, type MetadataRequestInput, type MetadataResponse } from '../.
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { type KafkaError, kafkaError } from '../../protocol/kafka-error.js';
 import type { Connection, RequestOptions } from '../network/connection.js';
+import { ImplausibleResponseError } from '../network/errors.js';
 
 /** Kafka's "no topic id": sixteen zero bytes. */
 export const ZERO_TOPIC_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
@@ -97,8 +98,13 @@ export function parseMetadata(response: MetadataResponse, version: number): Clus
   const context = { api: 'Metadata', version };
   if (response.errorCode !== 0) throw kafkaError(response.errorCode, { context });
   const brokers = new Map<number, BrokerInfo>();
-  for (const b of response.brokers)
+  for (const b of response.brokers) {
+    if (!Number.isInteger(b.port) || b.port < 1 || b.port > 65_535) {
+      // Cached, it would send every later connection to a port that cannot exist.
+      throw new ImplausibleResponseError(`broker ${b.nodeId} at port ${b.port}`, { ...context, field: 'brokers.port' });
+    }
     brokers.set(b.nodeId, { nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack });
+  }
   const topics = new Map<string, TopicMetadata>();
   for (const t of response.topics) {
     // v12+ names no topic asked for by an unknown id; key it by id so the error is not lost.

@@ -11,6 +11,7 @@ import type { ResponseOf } from '../../protocol/schema.js';
 import { apiVersionsDecoder, type BrokerApiVersions, negotiateApiVersions } from './api-versions.js';
 import { CLIENT_SOFTWARE_NAME, CLIENT_SOFTWARE_VERSION, softwareToken } from './client-software.js';
 import type { RequestOptions } from './connection-options.js';
+import { ImplausibleResponseError } from './errors.js';
 
 type SendApiVersions = (
   body: object,
@@ -27,10 +28,29 @@ export function negotiate(
     clientSoftwareName: softwareToken(software.name ?? CLIENT_SOFTWARE_NAME),
     clientSoftwareVersion: softwareToken(software.version ?? CLIENT_SOFTWARE_VERSION),
   };
-  return negotiateApiVersions(
-    (version) => send(version >= 3 ? body : {}, { version, decode: apiVersionsDecoder(version) }),
-    address,
-  );
+  return negotiateApiVersions(async (version) => {
+    const response = await send(version >= 3 ? body : {}, { version, decode: apiVersionsDecoder(version) });
+    if (response.errorCode === 0) checkPlausible(response, version);
+    return response;
+  }, address);
+}
+
+/**
+ * A version table no broker sends (a range upside down, a key twice) is a garbled answer:
+ * accepted, it would make every later request on the connection fail as unsupported, on a connection that
+ * otherwise looks healthy. Refused, the handshake is retried on a new connection.
+ */
+function checkPlausible(response: ResponseOf<typeof ApiVersions>, version: number): void {
+  const seen = new Set<number>();
+  let problem: string | undefined;
+  for (const k of response.apiKeys) {
+    if (k.minVersion < 0 || k.minVersion > k.maxVersion)
+      problem = `API key ${k.apiKey} has range v${k.minVersion}-${k.maxVersion}`;
+    else if (seen.has(k.apiKey)) problem = `API key ${k.apiKey} is listed twice`;
+    seen.add(k.apiKey);
+  }
+  if (problem !== undefined)
+    throw new ImplausibleResponseError(problem, { api: 'ApiVersionsResponse', version, field: 'apiKeys' });
 }
 
 /**

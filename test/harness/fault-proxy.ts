@@ -217,7 +217,14 @@ export class FaultProxy {
     this.stats.connections++;
     client.setNoDelay(true);
     const i = broker.lastIndexOf(':');
-    const upstream = netConnect({ host: broker.slice(0, i), port: Number(broker.slice(i + 1)), noDelay: true });
+    let upstream: Socket;
+    try {
+      upstream = netConnect({ host: broker.slice(0, i), port: Number(broker.slice(i + 1)), noDelay: true });
+    } catch {
+      // An address no socket can reach (a corrupted metadata answer named it): the client sees a closed connection.
+      client.destroy();
+      return;
+    }
     const pair: Pair = { client, upstream, broker, stalled: this.blackhole, nextToBroker: 0, nextToClient: 0 };
     if (this.blackhole) this.stats.blackholed++;
     this.pairs.add(pair);
