@@ -110,8 +110,9 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     this.membership = membership;
     membership.on('error', (error) => this.emit('warning', { message: `group ${groupId}: ${error.message}`, error }));
     membership.on('rebalance', (step) => {
-      // Steps that moved partitions are reported by the listener; this one completed and changed nothing here.
-      if (step.assigned.length + step.revoked.length + step.lost.length > 0) return;
+      // Steps that moved partitions are reported by the listener; this one completed and changed nothing here
+      // (a member holding nothing before and after, e.g. a KIP-848 rejoin's first empty target, is not told).
+      if (step.assigned.length + step.revoked.length + step.lost.length > 0 || step.assignment.length === 0) return;
       this.parts.emit('rebalance', {
         groupId,
         memberId: step.memberId,

@@ -113,6 +113,44 @@ describe.each(targets())('a commit refused because the member was fenced ($label
     }
   }
 
+  it.each(target.major >= 4 ? (['classic', 'consumer'] as const) : (['classic'] as const))(
+    '%s: a handler that outlives the max poll interval, then commits: nothing stored, partitions lost, none lost on rejoin',
+    async (protocol) => {
+      const groupId = uniqueGroup(`poll-timeout-${protocol}`);
+      const consumer = new Consumer(client, {
+        groupId,
+        autoOffsetReset: 'earliest',
+        autoCommitIntervalMs: 600_000,
+        group: { protocol, maxPollIntervalMs: 3_000 },
+      });
+      const rebalances: RebalanceEvent[] = [];
+      const commits: CommitEvent[] = [];
+      consumer.on('rebalance', (e) => rebalances.push(e));
+      consumer.on('commit', (e) => commits.push(e));
+      try {
+        await consumer.subscribe({ topics: [topic] }, { signal: AbortSignal.timeout(30_000) });
+        const seen = new Set(where(await readRecords(consumer, 10)));
+        await consumer.commit();
+        for (const r of where(await readRecords(consumer, 10))) seen.add(r);
+        // The handler takes longer than the max poll interval: the member leaves and its partitions are lost.
+        await until(() => rebalances.some((e) => e.kind === 'lost'), 20_000, 'lost after the poll timeout');
+        // It owns nothing now, so its commit has nothing to store (the partitions may be another member's).
+        const commitsBefore = commits.length;
+        await consumer.commit();
+        expect(commits.length).toBe(commitsBefore);
+        expect(await committedTotal(groupId)).toBe(10);
+        expect(rebalances.map((e) => e.kind)).toEqual(['assigned', 'lost']);
+        // Back in the loop: told once why, then it rejoins and reads everything after the stored offsets.
+        await expect(readRecords(consumer, 1)).rejects.toThrow(/poll/i);
+        for (const r of where(await readRecords(consumer, TOTAL - 10))) seen.add(r);
+        expect(seen.size).toBe(TOTAL);
+      } finally {
+        await consumer.close().catch(() => {});
+      }
+    },
+    90_000,
+  );
+
   it('classic, UNKNOWN_MEMBER_ID (removed from the group): the partitions are lost, not revoked, and it rejoins', async () => {
     await fencedCommit('classic', {
       code: 'UNKNOWN_MEMBER_ID',
