@@ -34,6 +34,9 @@ const CHECKS: Record<string, (run: Run) => Promise<void>> = {
     expect(file).toMatch(/^0 3 /m);
     expect(existsSync(join(dir, group, topic, 'gtoffset'))).toBe(true);
   },
+  'consuming-seek': async ({ lines }) => {
+    expect(lines).toEqual(['2:c 3:d']);
+  },
   producing: async ({ lines }) => {
     // Unkeyed → the partitioner's choice (the last partition); explicit partition 0; keyed → murmur2, any of 3.
     expect(lines).toHaveLength(3);
