@@ -28,6 +28,7 @@ export interface DescribedPartition {
   offlineReplicas: number[];
 }
 
+/** One topic as DescribeTopicPartitions (KIP-966) describes it, every page of partitions joined. */
 export interface DescribedTopicPartitions {
   name: string;
   topicId: string | undefined;

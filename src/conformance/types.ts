@@ -4,9 +4,12 @@
  */
 import type { Probe } from './probe.js';
 
+/** The suite's areas, in the order they are reported; `--only <area>` picks one. */
 export const AREAS = ['versions', 'list-offsets', 'offset-commit', 'groups', 'fetch', 'produce', 'errors'] as const;
+/** One of the suite's areas (versions, ListOffsets, OffsetCommit/Fetch, groups, fetch, produce, errors). */
 export type Area = (typeof AREAS)[number];
 
+/** A check's result: the broker behaved as Apache Kafka does, did not, or the check could not run. */
 export type Outcome = 'pass' | 'fail' | 'skip';
 
 export interface Check {
@@ -31,6 +34,7 @@ export interface Exchange {
   outcome?: string;
 }
 
+/** What one check found: its outcome, the one-line reason, what Kafka does and the exchanges it saw. */
 export interface CheckResult {
   id: string;
   area: Area;
