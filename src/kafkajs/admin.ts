@@ -4,6 +4,7 @@
  * kafkajs's error classes for what fails (KafkaJSCreateTopicError naming the topic, KafkaJSDeleteGroupsError).
  */
 import { type Client, isKafkaError, type KafkaError, TopicErrors } from '../index.js';
+import { createPartitions, deleteGroups, describeGroups } from './admin-groups.js';
 import type { Logger } from './constants.js';
 import {
   KafkaJSAggregateError,
@@ -254,6 +255,18 @@ export class Admin {
         })),
       ),
     );
+  }
+
+  describeGroups(groupIds: string[]) {
+    return describeGroups(this.core, groupIds);
+  }
+
+  deleteGroups(groupIds: string[]) {
+    return deleteGroups(this.core, groupIds);
+  }
+
+  createPartitions(options: Parameters<typeof createPartitions>[1]): Promise<void> {
+    return createPartitions(this.core, options);
   }
 
   on(eventName: string, listener: (event: unknown) => void): () => void {

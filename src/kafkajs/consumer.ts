@@ -6,6 +6,7 @@
  * wait for its assignment.
  */
 import type { Client, Consumer as CoreConsumer, RebalanceEvent, TopicPartition } from '../index.js';
+import { describeGroups } from './admin-groups.js';
 import type { RetryOptions } from './config.js';
 import type { Logger } from './constants.js';
 import { KafkaJSNonRetriableError, translated } from './errors.js';
@@ -315,6 +316,14 @@ export class Consumer {
     const byTopic = new Map<string, number[]>();
     for (const p of this.core?.paused() ?? []) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), p.partition]);
     return [...byTopic].map(([topic, partitions]) => ({ topic, partitions: partitions.sort((a, b) => a - b) }));
+  }
+
+  /** The group as the coordinator describes it, in kafkajs's shape. */
+  async describeGroup() {
+    if (this.client === undefined)
+      throw new KafkaJSNonRetriableError('Consumer must be connected before describeGroup');
+    const { groups } = await describeGroups(this.client, [this.config.groupId]);
+    return groups[0];
   }
 
   on(eventName: string, listener: (event: unknown) => void): () => void {

@@ -41,5 +41,6 @@ describe.each(generations)('kafkajs and tidemark/kafkajs on $label', ({ address 
     expect(ours.topicOffsets).toEqual(original.topicOffsets);
     expect(ours.batches).toEqual(original.batches);
     expect(ours.sent).toEqual(original.sent);
+    expect(ours.groups).toEqual(original.groups);
   });
 });

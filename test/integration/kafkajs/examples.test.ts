@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompressionTypes, Kafka, logLevel } from '../../../src/kafkajs/index.js';
-import { bootstrap, uniqueTopicName } from '../../harness/context.js';
+import { bootstrap, legacyBootstrap, uniqueTopicName } from '../../harness/context.js';
 
 const waitFor = async (check: () => boolean, what: string) => {
   const deadline = Date.now() + 30_000;
@@ -15,8 +15,13 @@ const waitFor = async (check: () => boolean, what: string) => {
   }
 };
 
-describe('kafkajs documented examples on tidemark/kafkajs', () => {
-  const kafka = new Kafka({ clientId: 'my-app', brokers: [bootstrap()], logLevel: logLevel.NOTHING });
+const generations = [
+  { label: 'Kafka 4.x', address: bootstrap() },
+  { label: 'Kafka 3.9', address: legacyBootstrap() },
+].filter((g): g is { label: string; address: string } => g.address !== null);
+
+describe.each(generations)('kafkajs documented examples on tidemark/kafkajs ($label)', ({ address }) => {
+  const kafka = new Kafka({ clientId: 'my-app', brokers: [address], logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   beforeAll(() => admin.connect());
   afterAll(() => admin.disconnect());

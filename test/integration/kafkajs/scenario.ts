@@ -19,6 +19,7 @@ export interface Observed {
   messages: unknown[];
   batches: unknown[];
   committed: unknown;
+  groups: unknown;
   topicOffsets: unknown;
 }
 
@@ -124,6 +125,21 @@ export async function runScenario(mod: KafkaModule, broker: string, topic: strin
   await batchConsumer.disconnect();
 
   const committed = await admin.fetchOffsets({ groupId, topics: [topic] });
+  const described = (await admin.describeGroups([groupId])).groups.map((g) => ({
+    groupId: g.groupId === groupId ? 'G' : g.groupId,
+    state: g.state,
+    protocolType: g.protocolType,
+    members: g.members.length,
+  }));
+  const deletedGroups = (await admin.deleteGroups([groupId])).map((g) => ({ ...g, groupId: 'G' }));
+  const morePartitions = await admin.createPartitions({ topicPartitions: [{ topic, count: 4 }] });
+  let fewerPartitions: unknown;
+  try {
+    await admin.createPartitions({ topicPartitions: [{ topic, count: 2 }] });
+  } catch (e) {
+    const err = e as { name: string; type?: string; retriable?: boolean };
+    fewerPartitions = { name: err.name, type: err.type, retriable: err.retriable };
+  }
   const topicOffsets = await admin.fetchTopicOffsets(topic);
   await admin.deleteTopics({ topics: [topic] });
   await admin.disconnect();
@@ -147,6 +163,7 @@ export async function runScenario(mod: KafkaModule, broker: string, topic: strin
     messages: sortBy(messages),
     batches: sortBy(batches).filter((b) => b.isEmpty === false),
     committed: committed.map((c) => ({ ...c, topic: 'T' })),
+    groups: { described, deletedGroups, morePartitions, fewerPartitions },
     // kafkajs lists partitions in the order brokers answered: sorted here, as no order is promised.
     topicOffsets: [...topicOffsets].sort((a, b) => a.partition - b.partition),
   };
