@@ -158,15 +158,16 @@ export class Consumer {
         crashed: async (error, restart) => {
           this.log.error(`Crash: ${error.name}: ${error.message}`, { groupId: c.groupId });
           this.instrumentation.emit('consumer.crash', { error, groupId: c.groupId, restart });
-          if (!restart) await this.stop();
+          // Not awaited: stop() waits for this very loop to end.
+          if (!restart) void this.stop();
         },
       },
       config,
     );
-    this.loop = runner.loop().catch(async (err) => {
+    this.loop = runner.loop().catch((err) => {
       const error = err instanceof Error ? err : new Error(String(err));
       this.instrumentation.emit('consumer.crash', { error, groupId: c.groupId, restart: false });
-      await this.stop();
+      void this.stop();
     });
   }
 
