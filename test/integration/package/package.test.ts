@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partitionForKey } from '../../../src/producer/murmur2.js';
-import { CJS_PROGRAM, ESM_PROGRAM, TS_CJS_PROGRAM, TS_ESM_PROGRAM, tsconfig } from './programs.js';
+import { CJS_PROGRAM, ESM_PROGRAM, KAFKAJS_CJS_PROGRAM, TS_CJS_PROGRAM, TS_ESM_PROGRAM, tsconfig } from './programs.js';
 
 const execFileAsync = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -151,6 +151,20 @@ describe('the npm package', () => {
       expect(stderr).toBe('');
     },
   );
+
+  it('a CommonJS kafkajs program requires tidemark/kafkajs, with the same classes as import', async () => {
+    await writeFile(path.join(scratch, 'kafkajs-program.cjs'), KAFKAJS_CJS_PROGRAM);
+    const { stdout, stderr } = await run(process.execPath, ['kafkajs-program.cjs'], scratch);
+    expect(JSON.parse(stdout)).toEqual({
+      producer: 'function',
+      consumer: 'function',
+      admin: 'function',
+      gzip: 1,
+      refused: true,
+      sameClasses: true,
+    });
+    expect(stderr).toBe('');
+  });
 
   it.each(['node16', 'bundler'] as const)(
     'type-checks strict ESM and CommonJS TypeScript under %s resolution',

@@ -136,3 +136,25 @@ export function tsconfig(mode: 'node16' | 'bundler', typeRoots: string): string 
     files: ['program.mts', 'program.cts'],
   });
 }
+
+/** A kafkajs program's CommonJS `require`, with only the module name changed: the facade and its classes. */
+export const KAFKAJS_CJS_PROGRAM = `const { Kafka, logLevel, KafkaJSNonRetriableError, CompressionTypes } = require('tidemark/kafkajs');
+
+let caught;
+try {
+  new Kafka({ brokers: ['localhost:9092'], socketFactory: () => null });
+} catch (err) {
+  caught = err;
+}
+const kafka = new Kafka({ clientId: 'my-app', brokers: ['localhost:9092'], logLevel: logLevel.NOTHING });
+import('tidemark/kafkajs').then((esm) => {
+  console.log(JSON.stringify({
+    producer: typeof kafka.producer().send,
+    consumer: typeof kafka.consumer({ groupId: 'g' }).run,
+    admin: typeof kafka.admin().createTopics,
+    gzip: CompressionTypes.GZIP,
+    refused: caught instanceof KafkaJSNonRetriableError && /socketFactory/.test(caught.message),
+    sameClasses: esm.Kafka === Kafka && esm.KafkaJSNonRetriableError === KafkaJSNonRetriableError,
+  }));
+});
+`;

@@ -1,0 +1,342 @@
+/**
+ * kafkajs's `consumer({ groupId })` on the core Consumer. `subscribe()` collects topics (RegExps are matched
+ * against the cluster's topics then, as kafkajs does); `run()` joins the group with all of them and returns
+ * once joined, while the Runner feeds the handlers. kafkajs's pause by topic is kept here and re-applied to
+ * every partition the group assigns, so it survives rebalances; seeks asked before a partition is assigned
+ * wait for its assignment.
+ */
+import type { Client, Consumer as CoreConsumer, RebalanceEvent, TopicPartition } from '../index.js';
+import { describeGroups } from './admin-groups.js';
+import type { RetryOptions } from './config.js';
+import type { Logger } from './constants.js';
+import { KafkaJSNonRetriableError, translated } from './errors.js';
+import { Instrumentation } from './instrumentation.js';
+import { type ConsumerRunConfig, Runner } from './runner.js';
+
+export interface ConsumerConfig {
+  groupId: string;
+  partitionAssigners?: unknown[];
+  metadataMaxAge?: number;
+  sessionTimeout?: number;
+  rebalanceTimeout?: number;
+  heartbeatInterval?: number;
+  maxBytesPerPartition?: number;
+  minBytes?: number;
+  maxBytes?: number;
+  maxWaitTimeInMs?: number;
+  retry?: RetryOptions;
+  allowAutoTopicCreation?: boolean;
+  maxInFlightRequests?: number;
+  readUncommitted?: boolean;
+  rackId?: string;
+}
+
+export interface TopicPartitionOffsetAndMetadata {
+  topic: string;
+  partition: number;
+  offset: string;
+  metadata?: string | null;
+}
+
+type TopicPartitions = { topic: string; partitions?: number[] };
+
+const key = (topic: string, partition: number) => `${topic}\0${partition}`;
+
+export class Consumer {
+  readonly events = Instrumentation.consumerEvents;
+  private client: Client | undefined;
+  private core: CoreConsumer | undefined;
+  private readonly instrumentation = new Instrumentation('consumer');
+  private readonly topics = new Map<string, { fromBeginning: boolean }>();
+  private readonly patterns: { pattern: RegExp; fromBeginning: boolean }[] = [];
+  /** Topics paused as a whole (every partition, now and after rebalances), and single paused partitions. */
+  private readonly pausedTopics = new Set<string>();
+  private readonly pausedPartitions = new Set<string>();
+  private readonly pendingSeeks = new Map<string, { topic: string; partition: number; offset: bigint }>();
+  private running = false;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly connectClient: () => Promise<Client>,
+    private readonly config: ConsumerConfig,
+    private readonly log: Logger,
+  ) {}
+
+  async connect(): Promise<void> {
+    if (this.client !== undefined) return;
+    this.client = await translated(this.connectClient);
+    await translated(() => (this.client as Client).metadata({ topics: [] }));
+    this.instrumentation.emit('consumer.connect', {});
+  }
+
+  async subscribe(subscription: { topics?: (string | RegExp)[]; topic?: string | RegExp; fromBeginning?: boolean }) {
+    if (this.client === undefined) throw new KafkaJSNonRetriableError('Consumer must be connected before subscribe');
+    if (this.running) throw new KafkaJSNonRetriableError('Cannot subscribe to topic while consumer is running');
+    const list = subscription.topics ?? (subscription.topic === undefined ? [] : [subscription.topic]);
+    if (list.length === 0) throw new KafkaJSNonRetriableError('Missing required argument "topics"');
+    const fromBeginning = subscription.fromBeginning === true;
+    for (const t of list) {
+      if (t instanceof RegExp) this.patterns.push({ pattern: t, fromBeginning });
+      else if (typeof t === 'string') this.topics.set(t, { fromBeginning });
+      else
+        throw new KafkaJSNonRetriableError(
+          `Invalid topic ${String(t)} (${typeof t}), the topic name has to be a String or a RegExp`,
+        );
+    }
+    if (this.patterns.length > 0) {
+      const client = this.client;
+      const names = await translated(() => client.admin.listTopics());
+      for (const { pattern, fromBeginning } of this.patterns) {
+        for (const name of names)
+          if (pattern.test(name) && !this.topics.has(name)) this.topics.set(name, { fromBeginning });
+      }
+    }
+  }
+
+  /** Joins the group with every subscribed topic; resolves once joined, then the handlers run in the background. */
+  async run(config: ConsumerRunConfig = {}): Promise<void> {
+    const client = this.client;
+    if (client === undefined) throw new KafkaJSNonRetriableError('Consumer must be connected before run');
+    if (this.running) return;
+    if (config.eachBatch === undefined && config.eachMessage === undefined) {
+      throw new KafkaJSNonRetriableError('Consumer requires eachBatch or eachMessage');
+    }
+    const begins = new Set([...this.topics.values()].map((t) => t.fromBeginning));
+    if (begins.size > 1) {
+      this.log.warn('Topics differ in fromBeginning: tidemark applies fromBeginning to all of them', {
+        option: 'fromBeginning',
+      });
+    }
+    if ((config.partitionsConsumedConcurrently ?? 1) > 1) {
+      this.log.warn('partitionsConsumedConcurrently > 1: partitions are processed one batch at a time', {
+        option: 'partitionsConsumedConcurrently',
+      });
+    }
+    const autoCommit = config.autoCommit !== false;
+    const c = this.config;
+    const core = client.consumer({
+      groupId: c.groupId,
+      autoOffsetReset: begins.has(true) ? 'earliest' : 'latest',
+      autoCommit,
+      ...(config.autoCommitInterval ? { autoCommitIntervalMs: config.autoCommitInterval } : {}),
+      isolationLevel: c.readUncommitted === true ? 'read_uncommitted' : 'read_committed',
+      ...(c.maxBytesPerPartition === undefined ? {} : { maxPartitionFetchBytes: c.maxBytesPerPartition }),
+      ...(c.minBytes === undefined ? {} : { fetchMinBytes: c.minBytes }),
+      ...(c.maxBytes === undefined ? {} : { fetchMaxBytes: c.maxBytes }),
+      ...(c.maxWaitTimeInMs === undefined ? {} : { fetchMaxWaitMs: c.maxWaitTimeInMs }),
+      ...(c.rackId === undefined ? {} : { clientRack: c.rackId }),
+      group: {
+        ...(c.sessionTimeout === undefined ? {} : { sessionTimeoutMs: c.sessionTimeout }),
+        ...(c.rebalanceTimeout === undefined ? {} : { rebalanceTimeoutMs: c.rebalanceTimeout }),
+        ...(c.heartbeatInterval === undefined ? {} : { heartbeatIntervalMs: c.heartbeatInterval }),
+      },
+    });
+    this.core = core;
+    this.wireEvents(core);
+    this.running = true;
+    try {
+      await translated(() => core.subscribe({ topics: [...this.topics.keys()] }));
+    } catch (err) {
+      this.running = false;
+      this.core = undefined;
+      await core.close().catch(() => {});
+      throw err;
+    }
+    const runner = new Runner(
+      {
+        core,
+        logger: this.log,
+        instrumentation: this.instrumentation,
+        groupId: c.groupId,
+        retry: c.retry ?? {},
+        autoCommit,
+        isRunning: () => this.running,
+        pausePartition: (topic, partition) => {
+          this.pause([{ topic, partitions: [partition] }]);
+          return () => this.resume([{ topic, partitions: [partition] }]);
+        },
+        crashed: async (error, restart) => {
+          this.log.error(`Crash: ${error.name}: ${error.message}`, { groupId: c.groupId });
+          this.instrumentation.emit('consumer.crash', { error, groupId: c.groupId, restart });
+          // Not awaited: stop() waits for this very loop to end.
+          if (!restart) void this.stop();
+        },
+      },
+      config,
+    );
+    this.loop = runner.loop().catch((err) => {
+      const error = err instanceof Error ? err : new Error(String(err));
+      this.instrumentation.emit('consumer.crash', { error, groupId: c.groupId, restart: false });
+      void this.stop();
+    });
+  }
+
+  private wireEvents(core: CoreConsumer): void {
+    const groupId = this.config.groupId;
+    core.on('rebalance', (e: RebalanceEvent) => {
+      if (e.kind === 'revoked' || e.kind === 'lost') {
+        this.instrumentation.emit('consumer.rebalancing', { groupId, memberId: e.memberId });
+        return;
+      }
+      this.applyToAssigned(core);
+      const memberAssignment: Record<string, number[]> = {};
+      for (const p of core.assignment())
+        memberAssignment[p.topic] = [...(memberAssignment[p.topic] ?? []), p.partition];
+      this.instrumentation.emit('consumer.group_join', {
+        duration: 0,
+        groupId,
+        isLeader: false,
+        leaderId: '',
+        groupProtocol: 'RoundRobinAssigner',
+        memberId: e.memberId,
+        memberAssignment,
+      });
+    });
+    core.on('commit', (e) => {
+      const topics = new Map<string, { partition: string; offset: string }[]>();
+      for (const o of e.offsets) {
+        const list = topics.get(o.topic) ?? [];
+        list.push({ partition: String(o.partition), offset: String(o.offset) });
+        topics.set(o.topic, list);
+      }
+      const meta = core.groupMetadata();
+      this.instrumentation.emit('consumer.commit_offsets', {
+        groupId,
+        memberId: meta.memberId,
+        groupGenerationId: meta.generationId,
+        topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
+      });
+    });
+    core.on('fetch', (e) => {
+      this.instrumentation.emit('consumer.fetch_start', { nodeId: e.nodeId });
+      this.instrumentation.emit('consumer.fetch', {
+        numberOfBatches: e.partitionsReceived,
+        duration: e.latencyMs,
+        nodeId: e.nodeId,
+      });
+    });
+    core.on('warning', (e) => this.log.warn(e.message, { groupId }));
+  }
+
+  /** After an assignment: pause what kafkajs says is paused, and apply seeks that waited for their partition. */
+  private applyToAssigned(core: CoreConsumer): void {
+    const assigned = core.assignment();
+    const pause = assigned.filter(
+      (p) => this.pausedTopics.has(p.topic) || this.pausedPartitions.has(key(p.topic, p.partition)),
+    );
+    if (pause.length > 0) core.pause(pause);
+    for (const p of assigned) {
+      const seek = this.pendingSeeks.get(key(p.topic, p.partition));
+      if (seek === undefined) continue;
+      this.pendingSeeks.delete(key(p.topic, p.partition));
+      core.seek(p, seek.offset);
+    }
+  }
+
+  async stop(): Promise<void> {
+    const core = this.core;
+    if (core === undefined) return;
+    this.running = false;
+    this.core = undefined;
+    await translated(() => core.close());
+    await this.loop;
+    this.instrumentation.emit('consumer.stop', {});
+  }
+
+  async disconnect(): Promise<void> {
+    await this.stop();
+    const client = this.client;
+    if (client === undefined) return;
+    this.client = undefined;
+    await client.close();
+    this.instrumentation.emit('consumer.disconnect', {});
+  }
+
+  async commitOffsets(offsets: TopicPartitionOffsetAndMetadata[]): Promise<void> {
+    const core = this.requireRunning('commitOffsets');
+    await translated(() =>
+      core.commit({
+        offsets: offsets.map((o) => ({
+          topic: o.topic,
+          partition: o.partition,
+          offset: BigInt(o.offset),
+          ...(o.metadata == null ? {} : { metadata: o.metadata }),
+        })),
+      }),
+    );
+  }
+
+  seek({ topic, partition, offset }: { topic: string; partition: number; offset: string }): void {
+    let target: bigint;
+    try {
+      target = BigInt(offset);
+    } catch {
+      throw new KafkaJSNonRetriableError(`Invalid offset "${offset}" for topic "${topic}" partition ${partition}`);
+    }
+    if (target < 0n) throw new KafkaJSNonRetriableError(`Offset ${offset} is not supported: use a position >= 0`);
+    const core = this.core;
+    if (core?.assignment().some((p) => p.topic === topic && p.partition === partition)) {
+      core.seek({ topic, partition }, target);
+    } else this.pendingSeeks.set(key(topic, partition), { topic, partition, offset: target });
+  }
+
+  pause(topics: TopicPartitions[]): void {
+    this.pauseOrResume(topics, true);
+  }
+
+  resume(topics: TopicPartitions[]): void {
+    this.pauseOrResume(topics, false);
+  }
+
+  private pauseOrResume(topics: TopicPartitions[], pause: boolean): void {
+    const affected: TopicPartition[] = [];
+    const assigned = this.core?.assignment() ?? [];
+    for (const { topic, partitions } of topics) {
+      if (typeof topic !== 'string') throw new KafkaJSNonRetriableError(`Invalid topic ${String(topic)}`);
+      if (partitions === undefined) {
+        if (pause) this.pausedTopics.add(topic);
+        else this.pausedTopics.delete(topic);
+        for (const p of assigned) {
+          if (p.topic === topic) this.pausedPartitions.delete(key(topic, p.partition));
+        }
+        affected.push(...assigned.filter((p) => p.topic === topic));
+      } else {
+        for (const partition of partitions) {
+          if (pause) this.pausedPartitions.add(key(topic, partition));
+          else this.pausedPartitions.delete(key(topic, partition));
+          if (assigned.some((p) => p.topic === topic && p.partition === partition)) affected.push({ topic, partition });
+        }
+      }
+    }
+    if (affected.length === 0 || this.core === undefined) return;
+    if (pause) this.core.pause(affected);
+    else this.core.resume(affected.filter((p) => !this.pausedTopics.has(p.topic)));
+  }
+
+  paused(): { topic: string; partitions: number[] }[] {
+    const byTopic = new Map<string, number[]>();
+    for (const p of this.core?.paused() ?? []) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), p.partition]);
+    return [...byTopic].map(([topic, partitions]) => ({ topic, partitions: partitions.sort((a, b) => a - b) }));
+  }
+
+  /** The group as the coordinator describes it, in kafkajs's shape. */
+  async describeGroup() {
+    if (this.client === undefined)
+      throw new KafkaJSNonRetriableError('Consumer must be connected before describeGroup');
+    const { groups } = await describeGroups(this.client, [this.config.groupId]);
+    return groups[0];
+  }
+
+  on(eventName: string, listener: (event: unknown) => void): () => void {
+    return this.instrumentation.on(eventName, listener);
+  }
+
+  logger(): Logger {
+    return this.log;
+  }
+
+  private requireRunning(call: string): CoreConsumer {
+    if (this.core === undefined) throw new KafkaJSNonRetriableError(`${call}: the consumer is not running`);
+    return this.core;
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * The loop behind kafkajs's `consumer.run()`: reads the core consumer's batches and calls `eachBatch` or
+ * `eachMessage` with kafkajs's payloads. Progress is told to the core as kafkajs's rules say: a message counts
+ * as processed when `eachMessage` returns or when `resolveOffset` names it (`batch.ack(record)`); what is not
+ * resolved when `eachBatch` returns is read again (a seek to the first unresolved offset, which is also what a
+ * commit then stores). A throwing handler is retried from the failed offset with kafkajs's backoff; after
+ * `retry.retries` the consumer crashes (`CRASH` event) and restarts unless `restartOnFailure` says no.
+ */
+import type { ConsumerBatch, ConsumerRecord, Consumer as CoreConsumer } from '../index.js';
+import { RETRY_DEFAULTS, type RetryOptions, retryDelay } from './config.js';
+import type { Logger } from './constants.js';
+import { KafkaJSNumberOfRetriesExceeded, toKafkaJSError } from './errors.js';
+import type { Instrumentation } from './instrumentation.js';
+import { type Batch, batchOf, type KafkaMessage, messageOf } from './payloads.js';
+
+export interface EachMessagePayload {
+  topic: string;
+  partition: number;
+  message: KafkaMessage;
+  heartbeat(): Promise<void>;
+  pause(): () => void;
+}
+
+export interface OffsetsByTopicPartition {
+  topics: { topic: string; partitions: { partition: string; offset: string }[] }[];
+}
+
+export interface EachBatchPayload {
+  batch: Batch;
+  resolveOffset(offset: string): void;
+  heartbeat(): Promise<void>;
+  pause(): () => void;
+  commitOffsetsIfNecessary(offsets?: unknown): Promise<void>;
+  uncommittedOffsets(): OffsetsByTopicPartition;
+  isRunning(): boolean;
+  isStale(): boolean;
+}
+
+export interface ConsumerRunConfig {
+  autoCommit?: boolean;
+  autoCommitInterval?: number | null;
+  autoCommitThreshold?: number | null;
+  eachBatchAutoResolve?: boolean;
+  partitionsConsumedConcurrently?: number;
+  eachBatch?: (payload: EachBatchPayload) => Promise<void>;
+  eachMessage?: (payload: EachMessagePayload) => Promise<void>;
+}
+
+export interface RunnerHost {
+  core: CoreConsumer;
+  logger: Logger;
+  instrumentation: Instrumentation;
+  groupId: string;
+  retry: RetryOptions;
+  autoCommit: boolean;
+  isRunning(): boolean;
+  /** Pauses a partition the way kafkajs's payload `pause()` does; returns the resume function. */
+  pausePartition(topic: string, partition: number): () => void;
+  crashed(error: Error, restart: boolean): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class Runner {
+  private readonly retry: Required<Omit<RetryOptions, 'restartOnFailure'>>;
+  /** Consecutive failures of the handler at one offset, by partition. */
+  private readonly failures = new Map<string, { offset: bigint; count: number }>();
+
+  constructor(
+    private readonly host: RunnerHost,
+    private readonly config: ConsumerRunConfig,
+  ) {
+    this.retry = { ...RETRY_DEFAULTS, ...host.retry } as Required<Omit<RetryOptions, 'restartOnFailure'>>;
+  }
+
+  /** Runs until the consumer stops (the iterator ends) or crashes without restart. */
+  async loop(): Promise<void> {
+    const { core } = this.host;
+    for await (const batch of core) {
+      if (!this.host.isRunning()) break;
+      await this.process(batch);
+    }
+  }
+
+  private async process(core: ConsumerBatch): Promise<void> {
+    const { host } = this;
+    const batch = batchOf(core);
+    const started = Date.now();
+    const batchInfo = {
+      topic: batch.topic,
+      partition: batch.partition,
+      highWatermark: batch.highWatermark,
+      offsetLag: batch.offsetLag(),
+      offsetLagLow: batch.offsetLagLow(),
+      batchSize: core.records.length,
+      firstOffset: batch.firstOffset(),
+      lastOffset: batch.lastOffset(),
+    };
+    host.instrumentation.emit('consumer.start_batch_process', batchInfo);
+    /** The first record not yet processed, by index into the batch. */
+    let next = 0;
+    const resolve = (record: ConsumerRecord, index: number) => {
+      if (index < next) return;
+      core.ack(record);
+      next = index + 1;
+    };
+    try {
+      if (this.config.eachMessage !== undefined) {
+        for (let i = 0; i < core.records.length && host.isRunning(); i++) {
+          const record = core.records[i];
+          await this.config.eachMessage({
+            topic: core.topic,
+            partition: core.partition,
+            message: messageOf(record),
+            heartbeat: async () => {},
+            pause: () => host.pausePartition(core.topic, core.partition),
+          });
+          resolve(record, i);
+          if (this.isPaused(core)) break;
+        }
+      } else if (this.config.eachBatch !== undefined) {
+        const byOffset = new Map<string, number>();
+        core.records.forEach((r, i) => {
+          byOffset.set(String(r.offset), i);
+        });
+        await this.config.eachBatch({
+          batch,
+          resolveOffset: (offset) => {
+            const i = byOffset.get(String(offset));
+            if (i !== undefined) resolve(core.records[i], i);
+          },
+          heartbeat: async () => {},
+          pause: () => host.pausePartition(core.topic, core.partition),
+          commitOffsetsIfNecessary: async () => {
+            if (host.autoCommit) await host.core.commit();
+          },
+          uncommittedOffsets: () => uncommitted(host.core, core, next),
+          isRunning: () => host.isRunning(),
+          isStale: () => !host.core.assignment().some((p) => p.topic === core.topic && p.partition === core.partition),
+        });
+        if (this.config.eachBatchAutoResolve !== false) {
+          for (let i = next; i < core.records.length; i++) resolve(core.records[i], i);
+        }
+      }
+    } catch (err) {
+      await this.failed(core, next, err);
+      return;
+    }
+    this.failures.delete(`${core.topic}:${core.partition}`);
+    // Not all resolved (eachBatchAutoResolve false, or stopped): read the rest again.
+    if (next < core.records.length && this.stillOwned(core)) core_seek(host.core, core, core.records[next].offset);
+    host.instrumentation.emit('consumer.end_batch_process', { ...batchInfo, duration: Date.now() - started });
+  }
+
+  private isPaused(core: ConsumerBatch): boolean {
+    return this.host.core.paused().some((p) => p.topic === core.topic && p.partition === core.partition);
+  }
+
+  private stillOwned(core: ConsumerBatch): boolean {
+    return this.host.core.assignment().some((p) => p.topic === core.topic && p.partition === core.partition);
+  }
+
+  /** The handler threw at record `index`: back off and read from there again, or crash after `retries`. */
+  private async failed(core: ConsumerBatch, index: number, thrown: unknown): Promise<void> {
+    const { host } = this;
+    const error = toKafkaJSError(thrown) as Error;
+    const offset = core.records[index]?.offset ?? core.nextOffset;
+    if (this.stillOwned(core)) core_seek(host.core, core, offset);
+    const key = `${core.topic}:${core.partition}`;
+    const seen = this.failures.get(key);
+    const count = seen !== undefined && seen.offset === offset ? seen.count + 1 : 1;
+    this.failures.set(key, { offset, count });
+    const delay = retryDelay(this.retry, count - 1);
+    host.logger.error(`Error when calling eachMessage`, {
+      topic: core.topic,
+      partition: core.partition,
+      offset: String(offset),
+      stack: error.stack,
+      error: error.message,
+    });
+    if (count <= this.retry.retries) {
+      await sleep(delay);
+      return;
+    }
+    this.failures.delete(key);
+    const crash = new KafkaJSNumberOfRetriesExceeded(error, { retryCount: count - 1, retryTime: delay });
+    // kafkajs counts an exhausted retry as retriable, so only restartOnFailure can stop the restart.
+    let restart = true;
+    if (this.host.retry.restartOnFailure !== undefined) {
+      restart = await this.host.retry.restartOnFailure(crash).catch(() => true);
+    }
+    await host.crashed(crash, restart);
+    if (restart) await sleep(delay);
+  }
+}
+
+/** Moves the partition back to `offset`: read again from there, and what a commit stores until then. */
+function core_seek(consumer: CoreConsumer, batch: ConsumerBatch, offset: bigint): void {
+  consumer.seek({ topic: batch.topic, partition: batch.partition }, offset);
+}
+
+function uncommitted(consumer: CoreConsumer, batch: ConsumerBatch, next: number): OffsetsByTopicPartition {
+  const committed = consumer.lag().find((l) => l.topic === batch.topic && l.partition === batch.partition)?.committed;
+  const resolved = next > 0 ? batch.records[next - 1].offset + 1n : undefined;
+  if (resolved === undefined || (committed !== undefined && committed !== null && committed >= resolved)) {
+    return { topics: [] };
+  }
+  return {
+    topics: [{ topic: batch.topic, partitions: [{ partition: String(batch.partition), offset: String(resolved) }] }],
+  };
+}
