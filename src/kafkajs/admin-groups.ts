@@ -70,15 +70,22 @@ export async function deleteGroups(client: Client, groupIds: string[]) {
   return ids.map((groupId) => ({ groupId, errorCode: 0 }));
 }
 
+/** One topic's new partition count (and optionally where the new partitions go), as kafkajs names it. */
+export interface ITopicPartitionConfig {
+  topic: string;
+  count: number;
+  assignments?: number[][];
+}
+
+/** `admin.createPartitions()`'s argument, as in kafkajs 2.2.4. */
+export interface CreatePartitionsOptions {
+  topicPartitions: ITopicPartitionConfig[];
+  validateOnly?: boolean;
+  timeout?: number;
+}
+
 /** Resolves with nothing, as kafkajs 2.2.4 does at run time (its type says boolean). */
-export async function createPartitions(
-  client: Client,
-  options: {
-    topicPartitions: { topic: string; count: number; assignments?: number[][] }[];
-    validateOnly?: boolean;
-    timeout?: number;
-  },
-): Promise<void> {
+export async function createPartitions(client: Client, options: CreatePartitionsOptions): Promise<void> {
   const { topicPartitions } = options;
   if (!Array.isArray(topicPartitions)) {
     throw new KafkaJSNonRetriableError(`Invalid topic partitions array ${topicPartitions}`);

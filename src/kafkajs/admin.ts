@@ -4,7 +4,7 @@
  * kafkajs's error classes for what fails (KafkaJSCreateTopicError naming the topic, KafkaJSDeleteGroupsError).
  */
 import { type Client, isKafkaError, type KafkaError, TopicErrors } from '../index.js';
-import { createPartitions, deleteGroups, describeGroups } from './admin-groups.js';
+import { type CreatePartitionsOptions, createPartitions, deleteGroups, describeGroups } from './admin-groups.js';
 import type { Logger } from './constants.js';
 import {
   KafkaJSAggregateError,
@@ -265,7 +265,7 @@ export class Admin {
     return deleteGroups(this.core, groupIds);
   }
 
-  createPartitions(options: Parameters<typeof createPartitions>[1]): Promise<void> {
+  createPartitions(options: CreatePartitionsOptions): Promise<void> {
     return createPartitions(this.core, options);
   }
 

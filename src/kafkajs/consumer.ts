@@ -38,7 +38,8 @@ export interface TopicPartitionOffsetAndMetadata {
   metadata?: string | null;
 }
 
-type TopicPartitions = { topic: string; partitions?: number[] };
+/** Topics (and optionally some of their partitions) to pause or resume, as kafkajs names them. */
+export type TopicPartitions = { topic: string; partitions?: number[] };
 
 const key = (topic: string, partition: number) => `${topic}\0${partition}`;
 

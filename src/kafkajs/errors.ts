@@ -12,7 +12,8 @@ import {
   UnsupportedMechanismError,
 } from '../index.js';
 
-type Cause = { message?: string; retriable?: boolean; helpUrl?: string; type?: string; code?: number };
+/** What a KafkaJS error is built from: a message, or an error-like object whose fields it copies. */
+export type Cause = { message?: string; retriable?: boolean; helpUrl?: string; type?: string; code?: number };
 
 export class KafkaJSError extends Error {
   retriable: boolean;

@@ -3,6 +3,12 @@
  * import changed. Every difference that remains is listed, with its reason, in docs/migrating-from-kafkajs.md.
  */
 export { Admin, type AdminConfig, type ITopicConfig, type SeekEntry } from './admin.js';
+export type {
+  CreatePartitionsOptions,
+  GroupDescription,
+  ITopicPartitionConfig,
+  MemberDescription,
+} from './admin-groups.js';
 export type { KafkaConfig, RetryOptions, SASLOptions } from './config.js';
 export {
   CompressionCodecs,
@@ -12,7 +18,12 @@ export {
   type logCreator,
   logLevel,
 } from './constants.js';
-export { Consumer, type ConsumerConfig, type TopicPartitionOffsetAndMetadata } from './consumer.js';
+export {
+  Consumer,
+  type ConsumerConfig,
+  type TopicPartitionOffsetAndMetadata,
+  type TopicPartitions,
+} from './consumer.js';
 export * from './errors.js';
 export type { InstrumentationEvent } from './instrumentation.js';
 export { Kafka } from './kafka.js';
@@ -33,5 +44,10 @@ export {
   type ProducerRecord,
   type RecordMetadata,
 } from './producer.js';
-export type { ConsumerRunConfig, EachBatchPayload, EachMessagePayload } from './runner.js';
+export type {
+  ConsumerRunConfig,
+  EachBatchPayload,
+  EachMessagePayload,
+  OffsetsByTopicPartition,
+} from './runner.js';
 export type { Transaction, TransactionOffsets } from './transaction.js';

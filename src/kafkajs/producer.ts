@@ -15,9 +15,8 @@ import {
   type PartitionMetadata,
   partitionMetadataOf,
 } from './partitioners.js';
+import type { IHeaders } from './payloads.js';
 import { createTransaction, type Transaction } from './transaction.js';
-
-export type IHeaders = Record<string, Buffer | string | (Buffer | string)[] | undefined>;
 
 export interface Message {
   key?: Buffer | string | null;

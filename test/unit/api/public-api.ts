@@ -1,6 +1,6 @@
 /**
- * What the public API (src/index.ts) shows but does not export. The declarations `npm run build` would emit are
- * emitted in memory and read back as a user's compiler reads them, so only what is public counts: private
+ * What the public API (src/index.ts, and src/kafkajs/index.ts for `tidemark/kafkajs`) shows but does not export.
+ * The declarations `npm run build` would emit are emitted in memory and read back as a user's compiler reads them, so only what is public counts: private
  * members have no types there and function bodies are gone, while inferred types appear spelled out. From every
  * export, every type a declaration names is followed; one that the index does not export is reported, as is any
  * Error subclass of the library (src/cli aside) that the index does not export. The members of a namespace the
@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
+/** The package's entry points (package.json `exports`), as sources. */
+const ENTRY_POINTS = ['src/index.ts', 'src/kafkajs/index.ts'];
 /** Where the emitted declarations live in memory; never written. */
 const OUT_DIR = path.join(root, '.public-api-dts');
 
@@ -95,14 +97,17 @@ export function publicApiReport(): PublicApiReport {
   const { files, diagnostics } = emitDeclarations();
   const program = declarationProgram(files);
   const checker = program.getTypeChecker();
-  const index = program.getSourceFile(path.join(OUT_DIR, 'src', 'index.d.ts'));
-  if (index === undefined) throw new Error('src/index.d.ts was not emitted');
+  // Every entry point package.json exports: `tidemark` and `tidemark/kafkajs`.
+  const exportSymbols = ENTRY_POINTS.flatMap((entry) => {
+    const file = program.getSourceFile(path.join(OUT_DIR, ...entry.split('/')).replace(/\.ts$/, '.d.ts'));
+    if (file === undefined) throw new Error(`${entry} was not emitted`);
+    return checker.getExportsOfModule(checker.getSymbolAtLocation(file) as ts.Symbol);
+  });
   const resolve = (s: ts.Symbol): ts.Symbol => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s);
   const ours = (decl: ts.Node): boolean => files.has(path.resolve(decl.getSourceFile().fileName));
   const sourceOf = (decl: ts.Node): string =>
     path.relative(OUT_DIR, decl.getSourceFile().fileName).replace(/\.d\.ts$/, '.ts');
 
-  const exportSymbols = checker.getExportsOfModule(checker.getSymbolAtLocation(index) as ts.Symbol);
   // A namespace export (`export type * as Protocol from ...`) exports its members: users name them
   // `Protocol.FetchResponse`. Each member is then followed like any export, so a member naming an unexported
   // type still fails; the module itself is not walked as a whole.
