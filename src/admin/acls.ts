@@ -15,7 +15,7 @@ import {
   PERMISSION,
   RESOURCE_TYPE,
 } from './acl-codes.js';
-import { type AdminCallOptions, type AdminContext, adminRequest, checkAnswerCount } from './admin-request.js';
+import { type AdminCallOptions, type AdminContext, adminRequest, checkAnswerCount } from './admin-context.js';
 import { throwResourceErrors } from './resource-errors.js';
 
 /**
