@@ -15,7 +15,7 @@ import {
   PERMISSION,
   RESOURCE_TYPE,
 } from './acl-codes.js';
-import { type AdminCallOptions, type AdminContext, adminRequest, checkAnswerCount } from './admin-request.js';
+import { type AdminCallOptions, type AdminContext, adminRequest, checkAnswerCount } from './admin-context.js';
 import { throwResourceErrors } from './resource-errors.js';
 
 /**
@@ -154,11 +154,7 @@ export class AclAdmin {
       const binding = bindings[i];
       if (r.errorCode === 0) created.push({ ...binding });
       else {
-        const acl = aclLabel(binding);
-        errors.set(
-          acl,
-          kafkaError(r.errorCode, { message: r.errorMessage, context: { api: 'CreateAcls', version, acl } }),
-        );
+        failed(errors, 'CreateAcls', version, aclLabel(binding), r);
       }
     });
     throwResourceErrors('CreateAcls', errors, created);
@@ -211,26 +207,27 @@ export class AclAdmin {
     const deleted: AclBinding[] = [];
     response.filterResults.forEach((r, i) => {
       if (r.errorCode !== 0) {
-        const acl = aclLabel(filters[i]);
-        errors.set(
-          acl,
-          kafkaError(r.errorCode, { message: r.errorMessage, context: { api: 'DeleteAcls', version, acl } }),
-        );
+        failed(errors, 'DeleteAcls', version, aclLabel(filters[i]), r);
         return;
       }
       for (const m of r.matchingAcls) {
         const binding = fromWire(m);
         if (m.errorCode === 0) deleted.push(binding);
-        else {
-          const acl = aclLabel(binding);
-          errors.set(
-            acl,
-            kafkaError(m.errorCode, { message: m.errorMessage, context: { api: 'DeleteAcls', version, acl } }),
-          );
-        }
+        else failed(errors, 'DeleteAcls', version, aclLabel(binding), m);
       }
     });
     throwResourceErrors('DeleteAcls', errors, deleted);
     return deleted;
   }
+}
+
+/** Records a binding's or filter's refusal under its label, with the broker's own message. */
+function failed(
+  errors: Map<string, TidemarkError>,
+  api: string,
+  version: number,
+  acl: string,
+  r: { errorCode: number; errorMessage: string | null },
+): void {
+  errors.set(acl, kafkaError(r.errorCode, { message: r.errorMessage, context: { api, version, acl } }));
 }

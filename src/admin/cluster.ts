@@ -5,6 +5,7 @@ import { ElectLeaders } from '../../protocol/apis/elect-leaders.js';
 import { type KafkaError, kafkaError } from '../../protocol/kafka-error.js';
 import { groupBy } from '../cluster/group-by.js';
 import { type PartitionFailure, type TopicPartition, throwPartitionFailures } from '../cluster/partition-errors.js';
+import { nameOf, OPERATION } from './acl-codes.js';
 import { type AdminCallOptions, type AdminContext, connectionFor, deadlineOf } from './admin-context.js';
 
 /** The cluster as a whole: who is in it (DescribeCluster), what its disks hold (DescribeLogDirs), leaders. */
@@ -27,26 +28,6 @@ export interface ClusterDescription {
   authorizedOperations: string[] | undefined;
 }
 
-/** Kafka's AclOperation codes, as its AdminClient names them. */
-const ACL_OPERATIONS = [
-  'UNKNOWN',
-  'ANY',
-  'ALL',
-  'READ',
-  'WRITE',
-  'CREATE',
-  'DELETE',
-  'ALTER',
-  'DESCRIBE',
-  'CLUSTER_ACTION',
-  'DESCRIBE_CONFIGS',
-  'ALTER_CONFIGS',
-  'IDEMPOTENT_WRITE',
-  'CREATE_TOKENS',
-  'DESCRIBE_TOKENS',
-  'TWO_PHASE_COMMIT',
-];
-
 const OPERATIONS_NOT_ASKED = -2147483648;
 
 /** The names of the bits set in an authorized-operations field; undefined when the broker did not say. */
@@ -54,9 +35,15 @@ export function authorizedOperations(bits: number): string[] | undefined {
   if (bits === OPERATIONS_NOT_ASKED) return undefined;
   const names: string[] = [];
   for (let code = 0; code < 32; code++) {
-    if ((bits & (1 << code)) !== 0) names.push(ACL_OPERATIONS[code] ?? `OPERATION_${code}`);
+    if ((bits & (1 << code)) !== 0) names.push(operationName(code));
   }
   return names.sort();
+}
+
+/** An operation's name from acl-codes.ts; a bit newer than that table keeps its number rather than reading UNKNOWN. */
+function operationName(code: number): string {
+  const name = nameOf(OPERATION, code);
+  return name === 'UNKNOWN' && code !== 0 ? `OPERATION_${code}` : name;
 }
 
 export interface DescribeClusterOptions extends AdminCallOptions {

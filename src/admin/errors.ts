@@ -1,23 +1,17 @@
-import { TidemarkError } from '../../codecs/errors.js';
 import type { KafkaError } from '../../protocol/kafka-error.js';
+import { ResourceErrors } from './resource-errors.js';
 
 /**
- * More than one topic of a batch failed; each topic's own KafkaError is in `errors`. Retriable only when
- * every one of them is. (When a single topic fails, its KafkaError is thrown as it is.)
+ * More than one topic of a batch failed; each topic's own KafkaError is in `errors`, keyed by topic name. The
+ * topics' case of ResourceErrors (an `instanceof ResourceErrors` too). Retriable only when every one of them is.
+ * (When a single topic fails, its KafkaError is thrown as it is.)
  */
-export class TopicErrors<T = unknown> extends TidemarkError {
+export class TopicErrors<T = unknown> extends ResourceErrors<T> {
   override name = 'TopicErrors';
+  declare readonly errors: ReadonlyMap<string, KafkaError>;
 
-  constructor(
-    readonly operation: string,
-    readonly errors: ReadonlyMap<string, KafkaError>,
-    /** What the topics that did succeed produced. */
-    readonly succeeded: readonly T[],
-  ) {
-    const list = [...errors].map(([topic, err]) => `${topic}: ${err.errorName}`).join(', ');
-    super(`${operation} failed for ${errors.size} topics (${list})`, {
-      retriable: [...errors.values()].every((e) => e.retriable),
-    });
+  constructor(operation: string, errors: ReadonlyMap<string, KafkaError>, succeeded: readonly T[]) {
+    super(operation, errors, succeeded, 'topics');
   }
 }
 

@@ -2,7 +2,7 @@ import { TidemarkError } from '../../codecs/errors.js';
 import { AlterClientQuotas } from '../../protocol/apis/alter-client-quotas.js';
 import { DescribeClientQuotas } from '../../protocol/apis/describe-client-quotas.js';
 import { kafkaError } from '../../protocol/kafka-error.js';
-import { type AdminCallOptions, type AdminContext, adminRequest, checkAnswerCount } from './admin-request.js';
+import { type AdminCallOptions, type AdminContext, adminRequest, checkAnswerCount } from './admin-context.js';
 import { throwResourceErrors } from './resource-errors.js';
 
 /**

@@ -12,7 +12,8 @@ import { throwResourceErrors } from './resource-errors.js';
  * Removing members from a group, as Java's AdminClient `removeMembersFromConsumerGroup` does: a LeaveGroup
  * (v3+, a batch) sent on the members' behalf, naming each by member id or, for a static member, group
  * instance id. The group rebalances at once instead of waiting for their session timeouts. With `'all'`, the
- * group's current members (from DescribeGroups) are removed.
+ * group's current members are removed: a classic group's from DescribeGroups, a KIP-848 consumer group's from
+ * ConsumerGroupDescribe (describeGroups asks it for those), as Java's AdminClient does.
  */
 
 /** A member to remove: a static member by its group instance id, a dynamic one by its member id. */
@@ -56,7 +57,7 @@ export async function removeGroupMembers(
     }
     if (group.members === undefined) {
       throw new TidemarkError(
-        `group ${groupId} is a KIP-848 consumer group, whose members DescribeGroups does not list: name them`,
+        `the members of group ${groupId} (type ${group.type ?? 'unknown'}) cannot be listed: name them`,
       );
     }
     identities = group.members.map((m) => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId }));

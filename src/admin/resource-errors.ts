@@ -14,9 +14,11 @@ export class ResourceErrors<T = unknown> extends TidemarkError {
     readonly errors: ReadonlyMap<string, TidemarkError>,
     /** What the resources that did succeed produced. */
     readonly succeeded: readonly T[],
+    /** What the resources are, for the message ("topics" for TopicErrors). */
+    resources = 'resources',
   ) {
     const list = [...errors].map(([resource, err]) => `${resource}: ${label(err)}`).join(', ');
-    super(`${operation} failed for ${errors.size} resources (${list})`, {
+    super(`${operation} failed for ${errors.size} ${resources} (${list})`, {
       retriable: [...errors.values()].every((e) => e.retriable),
       cause: errors.values().next().value,
     });

@@ -8,7 +8,7 @@ import {
 import { DescribeUserScramCredentials } from '../../protocol/apis/describe-user-scram-credentials.js';
 import { kafkaError } from '../../protocol/kafka-error.js';
 import { MIN_ITERATIONS, SCRAM_HASHES, type ScramMechanismName } from '../network/security/sasl/scram.js';
-import { type AdminCallOptions, type AdminContext, adminRequest } from './admin-request.js';
+import { type AdminCallOptions, type AdminContext, adminRequest } from './admin-context.js';
 import { throwResourceErrors } from './resource-errors.js';
 
 /**

@@ -5,7 +5,7 @@ import {
 } from '../../protocol/apis/describe-topic-partitions.js';
 import { type KafkaError, kafkaError } from '../../protocol/kafka-error.js';
 import { ZERO_TOPIC_ID } from '../cluster/metadata.js';
-import { type AdminCallOptions, type AdminContext, adminRequest } from './admin-request.js';
+import { type AdminCallOptions, type AdminContext, adminRequest } from './admin-context.js';
 import { throwTopicErrors } from './errors.js';
 
 /**

@@ -2,7 +2,8 @@
  * Removing members from classic groups on the shared 4.4 and 3.9 brokers (Java's
  * `removeMembersFromConsumerGroup`): a static member by group instance id and a dynamic one by member id, or
  * every current member; the removed members leave the group at once (their ids are gone from DescribeGroups
- * before any session timeout), and members the coordinator does not know are typed errors naming them.
+ * before any session timeout), and members the coordinator does not know are typed errors naming them. On
+ * 4.4, `'all'` also empties a live KIP-848 consumer group, its members listed by ConsumerGroupDescribe.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { KafkaError } from '../../../protocol/kafka-error.js';
@@ -88,6 +89,46 @@ for (const target of targets) {
       expect(removed.map((m) => m.memberId).sort()).toEqual(members.map((m) => m.memberId).sort());
       const missing = await failure(admin.groups.removeMembers(uniqueGroup('nobody'), 'all'));
       expect((missing as KafkaError).errorName).toBe('GROUP_ID_NOT_FOUND');
+    });
+  });
+}
+
+// KIP-848 groups run on Kafka 4.x only (3.9 has them as an early-access preview, off in the test broker).
+for (const target of groupTargets().filter((t) => t.protocol === 'consumer')) {
+  describe(`removing members, ${target.label}`, () => {
+    const started: (TidemarkMember | Client)[] = [];
+    afterEach(async () => {
+      await Promise.all(started.splice(0).map((m) => m.close()));
+    });
+
+    it("'all' lists the members with ConsumerGroupDescribe and removes them; their ids leave the group", async () => {
+      const group = uniqueGroup('remove-848');
+      const topic = await newTopic(target, 'remove-members-848', 2);
+      const members = ['one', 'two'].map((name) => {
+        const member = new TidemarkMember(name, target.bootstrap, membershipOptions(target, group, 'uniform'));
+        started.push(member);
+        return member;
+      });
+      await Promise.all(members.map((m) => m.start([topic])));
+      const admin = new Client({ bootstrap: target.bootstrap });
+      started.push(admin);
+      let before: string[] = [];
+      await eventually(async () => {
+        const [g] = await admin.groups.describeGroups([group]);
+        expect(g.type).toBe('consumer');
+        expect(g.state).toBe('Stable');
+        before = (g.members ?? []).map((m) => m.memberId).sort();
+        expect(before).toHaveLength(2);
+      });
+      const removed = await admin.groups.removeMembers(group, 'all', { reason: 'removed by the test' });
+      expect(removed.map((m) => m.memberId).sort()).toEqual(before);
+      expect(removed.every((m) => m.groupInstanceId === null)).toBe(true);
+      // The members are still running and may rejoin, but only under new member ids (KIP-848 fences the old).
+      await eventually(async () => {
+        const [g] = await admin.groups.describeGroups([group]);
+        const ids = (g.members ?? []).map((m) => m.memberId);
+        for (const old of before) expect(ids).not.toContain(old);
+      });
     });
   });
 }
