@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toJson } from '../../../src/cli/format.js';
 import type { Client } from '../../../src/client.js';
+import { cli, tableRows } from '../cli/setup.js';
 import { transactionalProducer } from '../transactions/txn-setup.js';
 import { type JavaFailure, useJavaAdmin } from './java-admin.js';
 import { newClient, newTopic, TARGETS } from './setup.js';
@@ -102,4 +104,47 @@ describe.each(TARGETS)('transactions administration ($label)', (target) => {
     const err = await client.admin.describeProducers([{ topic, partition: 0 }], { timeoutMs: 5_000 }).catch((e) => e);
     expect(err).toMatchObject({ errorName: 'UNKNOWN_TOPIC_OR_PARTITION', context: { topic } });
   }, 30_000);
+
+  it('tidemark transactions list|describe and producers: tables, and --json equal to the API result', async () => {
+    const topic = await newTopic(client, 'txn-cli', 1);
+    const producer = transactionalProducer(client);
+    const id = producer.options.transactionalId!;
+    const at = { bootstrap: target.at() };
+    const asJson = (value: unknown) => JSON.parse(toJson(value));
+    try {
+      await producer.initTransactions();
+      producer.beginTransaction();
+      await producer.send({ topic, partition: 0, value: 'v' });
+      const producerId = String(producer.producerIdAndEpoch!.producerId);
+
+      const described = await cli(['transactions', 'describe', id, '--json'], at);
+      expect(described.code).toBe(0);
+      expect(JSON.parse(described.stdout)).toEqual(asJson(await client.admin.describeTransactions([id])));
+      const describedTable = await cli(['transactions', 'describe', id], at);
+      expect(tableRows(describedTable.stdout, id)[0].slice(0, 3)).toEqual([id, 'Ongoing', producerId]);
+
+      const listed = await cli(['transactions', 'list', '--producer-id', producerId, '--json'], at);
+      expect(listed.code).toBe(0);
+      const api = await client.admin.listTransactions({ producerIds: [BigInt(producerId)] });
+      expect(JSON.parse(listed.stdout)).toEqual(asJson(api));
+      expect(api.map((t) => t.transactionalId)).toEqual([id]);
+      const listedTable = await cli(['transactions', 'list', '--producer-id', producerId], at);
+      expect(tableRows(listedTable.stdout, id)[0].slice(0, 3)).toEqual([id, producerId, 'Ongoing']);
+
+      const producers = await cli(['producers', topic, '--json'], at);
+      expect(producers.code).toBe(0);
+      expect(JSON.parse(producers.stdout)).toEqual(
+        asJson(await client.admin.describeProducers([{ topic, partition: 0 }])),
+      );
+      const producersTable = await cli(['producers', topic], at);
+      const row = tableRows(producersTable.stdout, '0')[0];
+      expect([row[0], row[1], row.at(-1)]).toEqual(['0', producerId, '0']);
+
+      const unknown = await cli(['transactions', 'describe', `never-used-${Date.now()}`], at);
+      expect(unknown.code).toBe(3);
+      expect(unknown.stderr).toMatch(/TRANSACTIONAL_ID_NOT_FOUND.*never-used-/);
+    } finally {
+      await producer.close();
+    }
+  }, 120_000);
 });
