@@ -13,10 +13,7 @@ export const DescribeProducers = defineApi({
   request: [
     field(
       'topics',
-      structs('DescribeProducersTopic', [
-        field('name', 'string', '0+'),
-        field('partitionIndexes', array('int32'), '0+'),
-      ]),
+      structs('TopicRequest', [field('name', 'string', '0+'), field('partitionIndexes', array('int32'), '0+')]),
       '0+',
     ),
   ],
@@ -24,25 +21,25 @@ export const DescribeProducers = defineApi({
     field('throttleTimeMs', 'int32', '0+', { ignorable: true }),
     field(
       'topics',
-      structs('DescribeProducersTopicResult', [
+      structs('TopicResponse', [
         field('name', 'string', '0+'),
         field(
           'partitions',
-          structs('DescribeProducersPartitionResult', [
+          structs('PartitionResponse', [
             field('partitionIndex', 'int32', '0+'),
             field('errorCode', 'int16', '0+'),
-            field('errorMessage', 'string', '0+', { nullable: '0+' }),
+            field('errorMessage', 'string', '0+', { nullable: '0+', default: null }),
             field(
               'activeProducers',
               structs('ProducerState', [
                 field('producerId', 'int64', '0+'),
                 // int32 on the wire although producer epochs are int16 elsewhere.
                 field('producerEpoch', 'int32', '0+'),
-                field('lastSequence', 'int32', '0+'),
-                field('lastTimestamp', 'int64', '0+'),
+                field('lastSequence', 'int32', '0+', { default: -1 }),
+                field('lastTimestamp', 'int64', '0+', { default: -1n }),
                 field('coordinatorEpoch', 'int32', '0+'),
                 // -1 when the producer has no open transaction on this partition.
-                field('currentTxnStartOffset', 'int64', '0+'),
+                field('currentTxnStartOffset', 'int64', '0+', { default: -1n }),
               ]),
               '0+',
             ),

@@ -20,12 +20,12 @@ export interface DescribeProducersRequest {
   /**
    * Versions 0+.
    */
-  topics: DescribeProducersRequestDescribeProducersTopic[];
+  topics: DescribeProducersRequestTopicRequest[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
-/** One DescribeProducersTopic of DescribeProducersRequest. */
-export interface DescribeProducersRequestDescribeProducersTopic {
+/** One TopicRequest of DescribeProducersRequest. */
+export interface DescribeProducersRequestTopicRequest {
   /**
    * Versions 0+.
    */
@@ -41,21 +41,21 @@ export interface DescribeProducersRequestDescribeProducersTopic {
 
 function readDescribeProducersRequestV0partitionIndexesArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
 
-function decodeDescribeProducersRequestV0DescribeProducersTopic(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); r.path = "topics.partitionIndexes"; const v1 = readDescribeProducersRequestV0partitionIndexesArray(r); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "partitionIndexes": v1, _unknownTaggedFields: unk }; }
+function decodeDescribeProducersRequestV0TopicRequest(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); r.path = "topics.partitionIndexes"; const v1 = readDescribeProducersRequestV0partitionIndexesArray(r); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "partitionIndexes": v1, _unknownTaggedFields: unk }; }
 
-function defaultDescribeProducersRequestV0DescribeProducersTopic() { return { "name": "", "partitionIndexes": [] }; }
+function defaultDescribeProducersRequestV0TopicRequest() { return { "name": "", "partitionIndexes": [] }; }
 
-function isDefaultDescribeProducersRequestV0DescribeProducersTopic(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["partitionIndexes"] == null || v["partitionIndexes"].length === 0); }
+function isDefaultDescribeProducersRequestV0TopicRequest(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["partitionIndexes"] == null || v["partitionIndexes"].length === 0); }
 
-function readDescribeProducersRequestV0topicsArray(r: Reader) { const n0 = r.compactArrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeProducersRequestV0DescribeProducersTopic(r)); return a1; }
+function readDescribeProducersRequestV0topicsArray(r: Reader) { const n0 = r.compactArrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeProducersRequestV0TopicRequest(r)); return a1; }
 
 function decodeDescribeProducersRequestV0Fields(r: Reader) { r.path = "topics"; const v0 = readDescribeProducersRequestV0topicsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topics": v0, _unknownTaggedFields: unk }; }
 
 const DescribeProducersRequestV0Context: EncodeContext = { api: "DescribeProducersRequest", version: 0 };
 
-function encodeDescribeProducersRequestV0DescribeProducersTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); const x2 = v["partitionIndexes"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitionIndexes may not be null in version ${c.version}`, { ...c, field: "topics[].partitionIndexes" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+function encodeDescribeProducersRequestV0TopicRequest(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); const x2 = v["partitionIndexes"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitionIndexes may not be null in version ${c.version}`, { ...c, field: "topics[].partitionIndexes" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
 
-function encodeDescribeProducersRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeDescribeProducersRequestV0DescribeProducersTopic(w, it2 ?? {}, c); } } let tags3: Array<[number, (s: Writer) => void]> | undefined; if (tags3 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags3 ?? [], v._unknownTaggedFields); }
+function encodeDescribeProducersRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeDescribeProducersRequestV0TopicRequest(w, it2 ?? {}, c); } } let tags3: Array<[number, (s: Writer) => void]> | undefined; if (tags3 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags3 ?? [], v._unknownTaggedFields); }
 
 function encodeDescribeProducersRequestV0(w: Writer, v: any): void { encodeDescribeProducersRequestV0Fields(w, v, DescribeProducersRequestV0Context); }
 
@@ -63,7 +63,7 @@ function decodeDescribeProducersRequestV0(r: Reader): Record<string, unknown> { 
 
 /** DescribeProducersRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeProducersRequestCodecs: GeneratedMessage = {
-  fingerprint: "3f80b99e157",
+  fingerprint: "5935fc0b14d",
   versions: {
     0: { decode: decodeDescribeProducersRequestV0, encode: encodeDescribeProducersRequestV0 },
   },
@@ -78,7 +78,7 @@ export interface DescribeProducersResponse {
   /**
    * Versions 0+.
    */
-  topics: DescribeProducersResponseDescribeProducersTopicResult[];
+  topics: DescribeProducersResponseTopicResponse[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
@@ -93,11 +93,11 @@ export interface DescribeProducersResponseProducerState {
    */
   producerEpoch: number;
   /**
-   * Versions 0+.
+   * Versions 0+; default -1.
    */
   lastSequence: number;
   /**
-   * Versions 0+.
+   * Versions 0+; default -1.
    */
   lastTimestamp: bigint;
   /**
@@ -105,14 +105,14 @@ export interface DescribeProducersResponseProducerState {
    */
   coordinatorEpoch: number;
   /**
-   * Versions 0+.
+   * Versions 0+; default -1.
    */
   currentTxnStartOffset: bigint;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
-/** One DescribeProducersPartitionResult of DescribeProducersResponse. */
-export interface DescribeProducersResponseDescribeProducersPartitionResult {
+/** One PartitionResponse of DescribeProducersResponse. */
+export interface DescribeProducersResponsePartitionResponse {
   /**
    * Versions 0+.
    */
@@ -122,7 +122,7 @@ export interface DescribeProducersResponseDescribeProducersPartitionResult {
    */
   errorCode: number;
   /**
-   * Versions 0+; nullable in 0+.
+   * Versions 0+; nullable in 0+; default null.
    */
   errorMessage: string | null;
   /**
@@ -132,8 +132,8 @@ export interface DescribeProducersResponseDescribeProducersPartitionResult {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
-/** One DescribeProducersTopicResult of DescribeProducersResponse. */
-export interface DescribeProducersResponseDescribeProducersTopicResult {
+/** One TopicResponse of DescribeProducersResponse. */
+export interface DescribeProducersResponseTopicResponse {
   /**
    * Versions 0+.
    */
@@ -141,7 +141,7 @@ export interface DescribeProducersResponseDescribeProducersTopicResult {
   /**
    * Versions 0+.
    */
-  partitions: DescribeProducersResponseDescribeProducersPartitionResult[];
+  partitions: DescribeProducersResponsePartitionResponse[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
@@ -149,39 +149,39 @@ export interface DescribeProducersResponseDescribeProducersTopicResult {
 
 function decodeDescribeProducersResponseV0ProducerState(r: Reader) { r.path = "topics.partitions.activeProducers.producerId"; const v0 = r.int64(); r.path = "topics.partitions.activeProducers.producerEpoch"; const v1 = r.int32(); r.path = "topics.partitions.activeProducers.lastSequence"; const v2 = r.int32(); r.path = "topics.partitions.activeProducers.lastTimestamp"; const v3 = r.int64(); r.path = "topics.partitions.activeProducers.coordinatorEpoch"; const v4 = r.int32(); r.path = "topics.partitions.activeProducers.currentTxnStartOffset"; const v5 = r.int64(); r.path = "topics.partitions.activeProducers.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "producerId": v0, "producerEpoch": v1, "lastSequence": v2, "lastTimestamp": v3, "coordinatorEpoch": v4, "currentTxnStartOffset": v5, _unknownTaggedFields: unk }; }
 
-function defaultDescribeProducersResponseV0ProducerState() { return { "producerId": 0n, "producerEpoch": 0, "lastSequence": 0, "lastTimestamp": 0n, "coordinatorEpoch": 0, "currentTxnStartOffset": 0n }; }
+function defaultDescribeProducersResponseV0ProducerState() { return { "producerId": 0n, "producerEpoch": 0, "lastSequence": -1, "lastTimestamp": -1n, "coordinatorEpoch": 0, "currentTxnStartOffset": -1n }; }
 
-function isDefaultDescribeProducersResponseV0ProducerState(v: any): boolean { return (v["producerId"] === undefined || v["producerId"] === 0n) && (v["producerEpoch"] === undefined || v["producerEpoch"] === 0) && (v["lastSequence"] === undefined || v["lastSequence"] === 0) && (v["lastTimestamp"] === undefined || v["lastTimestamp"] === 0n) && (v["coordinatorEpoch"] === undefined || v["coordinatorEpoch"] === 0) && (v["currentTxnStartOffset"] === undefined || v["currentTxnStartOffset"] === 0n); }
+function isDefaultDescribeProducersResponseV0ProducerState(v: any): boolean { return (v["producerId"] === undefined || v["producerId"] === 0n) && (v["producerEpoch"] === undefined || v["producerEpoch"] === 0) && (v["lastSequence"] === undefined || v["lastSequence"] === -1) && (v["lastTimestamp"] === undefined || v["lastTimestamp"] === -1n) && (v["coordinatorEpoch"] === undefined || v["coordinatorEpoch"] === 0) && (v["currentTxnStartOffset"] === undefined || v["currentTxnStartOffset"] === -1n); }
 
 function readDescribeProducersResponseV0activeProducersArray(r: Reader) { const n0 = r.compactArrayLength(37, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeProducersResponseV0ProducerState(r)); return a1; }
 
-function decodeDescribeProducersResponseV0DescribeProducersPartitionResult(r: Reader) { r.path = "topics.partitions.partitionIndex"; const v0 = r.int32(); r.path = "topics.partitions.errorCode"; const v1 = r.int16(); r.path = "topics.partitions.errorMessage"; const v2 = r.compactNullableString(); r.path = "topics.partitions.activeProducers"; const v3 = readDescribeProducersResponseV0activeProducersArray(r); r.path = "topics.partitions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "partitionIndex": v0, "errorCode": v1, "errorMessage": v2, "activeProducers": v3, _unknownTaggedFields: unk }; }
+function decodeDescribeProducersResponseV0PartitionResponse(r: Reader) { r.path = "topics.partitions.partitionIndex"; const v0 = r.int32(); r.path = "topics.partitions.errorCode"; const v1 = r.int16(); r.path = "topics.partitions.errorMessage"; const v2 = r.compactNullableString(); r.path = "topics.partitions.activeProducers"; const v3 = readDescribeProducersResponseV0activeProducersArray(r); r.path = "topics.partitions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "partitionIndex": v0, "errorCode": v1, "errorMessage": v2, "activeProducers": v3, _unknownTaggedFields: unk }; }
 
-function defaultDescribeProducersResponseV0DescribeProducersPartitionResult() { return { "partitionIndex": 0, "errorCode": 0, "errorMessage": "", "activeProducers": [] }; }
+function defaultDescribeProducersResponseV0PartitionResponse() { return { "partitionIndex": 0, "errorCode": 0, "errorMessage": null, "activeProducers": [] }; }
 
-function isDefaultDescribeProducersResponseV0DescribeProducersPartitionResult(v: any): boolean { return (v["partitionIndex"] === undefined || v["partitionIndex"] === 0) && (v["errorCode"] === undefined || v["errorCode"] === 0) && (v["errorMessage"] === undefined || v["errorMessage"] === "") && (v["activeProducers"] == null || v["activeProducers"].length === 0); }
+function isDefaultDescribeProducersResponseV0PartitionResponse(v: any): boolean { return (v["partitionIndex"] === undefined || v["partitionIndex"] === 0) && (v["errorCode"] === undefined || v["errorCode"] === 0) && (v["errorMessage"] == null) && (v["activeProducers"] == null || v["activeProducers"].length === 0); }
 
-function readDescribeProducersResponseV0partitionsArray(r: Reader) { const n0 = r.compactArrayLength(9, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeProducersResponseV0DescribeProducersPartitionResult(r)); return a1; }
+function readDescribeProducersResponseV0partitionsArray(r: Reader) { const n0 = r.compactArrayLength(9, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeProducersResponseV0PartitionResponse(r)); return a1; }
 
-function decodeDescribeProducersResponseV0DescribeProducersTopicResult(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); r.path = "topics.partitions"; const v1 = readDescribeProducersResponseV0partitionsArray(r); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "partitions": v1, _unknownTaggedFields: unk }; }
+function decodeDescribeProducersResponseV0TopicResponse(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); r.path = "topics.partitions"; const v1 = readDescribeProducersResponseV0partitionsArray(r); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "partitions": v1, _unknownTaggedFields: unk }; }
 
-function defaultDescribeProducersResponseV0DescribeProducersTopicResult() { return { "name": "", "partitions": [] }; }
+function defaultDescribeProducersResponseV0TopicResponse() { return { "name": "", "partitions": [] }; }
 
-function isDefaultDescribeProducersResponseV0DescribeProducersTopicResult(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["partitions"] == null || v["partitions"].length === 0); }
+function isDefaultDescribeProducersResponseV0TopicResponse(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["partitions"] == null || v["partitions"].length === 0); }
 
-function readDescribeProducersResponseV0topicsArray(r: Reader) { const n0 = r.compactArrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeProducersResponseV0DescribeProducersTopicResult(r)); return a1; }
+function readDescribeProducersResponseV0topicsArray(r: Reader) { const n0 = r.compactArrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeProducersResponseV0TopicResponse(r)); return a1; }
 
 function decodeDescribeProducersResponseV0Fields(r: Reader) { r.path = "throttleTimeMs"; const v0 = r.int32(); r.path = "topics"; const v1 = readDescribeProducersResponseV0topicsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "throttleTimeMs": v0, "topics": v1, _unknownTaggedFields: unk }; }
 
 const DescribeProducersResponseV0Context: EncodeContext = { api: "DescribeProducersResponse", version: 0 };
 
-function encodeDescribeProducersResponseV0ProducerState(w: Writer, v: any, c: EncodeContext): void { const x0 = v["producerId"]; const y1 = (x0 === undefined ? 0n : x0); w.int64(typeof y1 === 'bigint' ? y1 : BigInt(y1 ?? 0)); const x2 = v["producerEpoch"]; const y3 = (x2 === undefined ? 0 : x2); w.int32(y3 ?? 0); const x4 = v["lastSequence"]; const y5 = (x4 === undefined ? 0 : x4); w.int32(y5 ?? 0); const x6 = v["lastTimestamp"]; const y7 = (x6 === undefined ? 0n : x6); w.int64(typeof y7 === 'bigint' ? y7 : BigInt(y7 ?? 0)); const x8 = v["coordinatorEpoch"]; const y9 = (x8 === undefined ? 0 : x8); w.int32(y9 ?? 0); const x10 = v["currentTxnStartOffset"]; const y11 = (x10 === undefined ? 0n : x10); w.int64(typeof y11 === 'bigint' ? y11 : BigInt(y11 ?? 0)); let tags12: Array<[number, (s: Writer) => void]> | undefined; if (tags12 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags12 ?? [], v._unknownTaggedFields); }
+function encodeDescribeProducersResponseV0ProducerState(w: Writer, v: any, c: EncodeContext): void { const x0 = v["producerId"]; const y1 = (x0 === undefined ? 0n : x0); w.int64(typeof y1 === 'bigint' ? y1 : BigInt(y1 ?? 0)); const x2 = v["producerEpoch"]; const y3 = (x2 === undefined ? 0 : x2); w.int32(y3 ?? 0); const x4 = v["lastSequence"]; const y5 = (x4 === undefined ? -1 : x4); w.int32(y5 ?? 0); const x6 = v["lastTimestamp"]; const y7 = (x6 === undefined ? -1n : x6); w.int64(typeof y7 === 'bigint' ? y7 : BigInt(y7 ?? 0)); const x8 = v["coordinatorEpoch"]; const y9 = (x8 === undefined ? 0 : x8); w.int32(y9 ?? 0); const x10 = v["currentTxnStartOffset"]; const y11 = (x10 === undefined ? -1n : x10); w.int64(typeof y11 === 'bigint' ? y11 : BigInt(y11 ?? 0)); let tags12: Array<[number, (s: Writer) => void]> | undefined; if (tags12 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags12 ?? [], v._unknownTaggedFields); }
 
-function encodeDescribeProducersResponseV0DescribeProducersPartitionResult(w: Writer, v: any, c: EncodeContext): void { const x0 = v["partitionIndex"]; const y1 = (x0 === undefined ? 0 : x0); w.int32(y1 ?? 0); const x2 = v["errorCode"]; const y3 = (x2 === undefined ? 0 : x2); w.int16(y3 ?? 0); const x4 = v["errorMessage"]; const y5 = (x4 === undefined ? "" : x4);  w.compactNullableString(y5); const x6 = v["activeProducers"]; const y7 = (x6 === undefined ? [] : x6); if (y7 === null) throw new ProtocolError(`topics[].partitions[].activeProducers may not be null in version ${c.version}`, { ...c, field: "topics[].partitions[].activeProducers" }); if (y7 == null) { w.uvarint(0 + 1); } else { w.uvarint(y7.length + 1); for (const it8 of y7) { if (it8 === null) throw new ProtocolError(`topics[].partitions[].activeProducers[] may not be null in version ${c.version}`, { ...c, field: "topics[].partitions[].activeProducers[]" }); encodeDescribeProducersResponseV0ProducerState(w, it8 ?? {}, c); } } let tags9: Array<[number, (s: Writer) => void]> | undefined; if (tags9 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags9 ?? [], v._unknownTaggedFields); }
+function encodeDescribeProducersResponseV0PartitionResponse(w: Writer, v: any, c: EncodeContext): void { const x0 = v["partitionIndex"]; const y1 = (x0 === undefined ? 0 : x0); w.int32(y1 ?? 0); const x2 = v["errorCode"]; const y3 = (x2 === undefined ? 0 : x2); w.int16(y3 ?? 0); const x4 = v["errorMessage"]; const y5 = (x4 === undefined ? null : x4);  w.compactNullableString(y5); const x6 = v["activeProducers"]; const y7 = (x6 === undefined ? [] : x6); if (y7 === null) throw new ProtocolError(`topics[].partitions[].activeProducers may not be null in version ${c.version}`, { ...c, field: "topics[].partitions[].activeProducers" }); if (y7 == null) { w.uvarint(0 + 1); } else { w.uvarint(y7.length + 1); for (const it8 of y7) { if (it8 === null) throw new ProtocolError(`topics[].partitions[].activeProducers[] may not be null in version ${c.version}`, { ...c, field: "topics[].partitions[].activeProducers[]" }); encodeDescribeProducersResponseV0ProducerState(w, it8 ?? {}, c); } } let tags9: Array<[number, (s: Writer) => void]> | undefined; if (tags9 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags9 ?? [], v._unknownTaggedFields); }
 
-function encodeDescribeProducersResponseV0DescribeProducersTopicResult(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitions may not be null in version ${c.version}`, { ...c, field: "topics[].partitions" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[].partitions[] may not be null in version ${c.version}`, { ...c, field: "topics[].partitions[]" }); encodeDescribeProducersResponseV0DescribeProducersPartitionResult(w, it4 ?? {}, c); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+function encodeDescribeProducersResponseV0TopicResponse(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitions may not be null in version ${c.version}`, { ...c, field: "topics[].partitions" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[].partitions[] may not be null in version ${c.version}`, { ...c, field: "topics[].partitions[]" }); encodeDescribeProducersResponseV0PartitionResponse(w, it4 ?? {}, c); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
 
-function encodeDescribeProducersResponseV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["throttleTimeMs"]; const y1 = (x0 === undefined ? 0 : x0); w.int32(y1 ?? 0); const x2 = v["topics"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeDescribeProducersResponseV0DescribeProducersTopicResult(w, it4 ?? {}, c); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+function encodeDescribeProducersResponseV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["throttleTimeMs"]; const y1 = (x0 === undefined ? 0 : x0); w.int32(y1 ?? 0); const x2 = v["topics"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeDescribeProducersResponseV0TopicResponse(w, it4 ?? {}, c); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
 
 function encodeDescribeProducersResponseV0(w: Writer, v: any): void { encodeDescribeProducersResponseV0Fields(w, v, DescribeProducersResponseV0Context); }
 
@@ -189,7 +189,7 @@ function decodeDescribeProducersResponseV0(r: Reader): Record<string, unknown> {
 
 /** DescribeProducersResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeProducersResponseCodecs: GeneratedMessage = {
-  fingerprint: "8f106275469",
+  fingerprint: "3b4f3b05487",
   versions: {
     0: { decode: decodeDescribeProducersResponseV0, encode: encodeDescribeProducersResponseV0 },
   },
