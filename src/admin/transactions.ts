@@ -129,7 +129,7 @@ export async function describeTransactions(
   for (const id of ids) if (typeof id !== 'string' || id === '') throw new TidemarkError('empty transactional id');
   const deadline = deadlineOf(ctx, 'DescribeTransactions', options);
   const described = new Map<string, TransactionDescription>();
-  const errors = new Map<string, TidemarkError>();
+  const failed = new Map<string, TidemarkError>();
   await Promise.all(
     ids.map((id) =>
       retry(
@@ -166,11 +166,13 @@ export async function describeTransactions(
         { backoff: ctx.coordinators.backoff },
       ).catch((err: unknown) => {
         if (!(err instanceof KafkaError)) throw err;
-        errors.set(`transactionalId:${id}`, err);
+        failed.set(id, err);
       }),
     ),
   );
   const succeeded = ids.flatMap((id) => described.get(id) ?? []);
+  // Keyed in the order the ids were given, not the order the coordinators answered in.
+  const errors = new Map(ids.flatMap((id) => (failed.has(id) ? [[`transactionalId:${id}`, failed.get(id)!]] : [])));
   throwResourceErrors('DescribeTransactions', errors, succeeded);
   return succeeded;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResourceErrors } from '../../../src/admin/resource-errors.js';
 import { toJson } from '../../../src/cli/format.js';
 import type { Client } from '../../../src/client.js';
 import { cli, tableRows } from '../cli/setup.js';
@@ -97,6 +98,12 @@ describe.each(TARGETS)('transactions administration ($label)', (target) => {
     expect((err as Error).message).toContain(id);
     const javaAnswer = await java().call<JavaFailure>(target.at(), 'describeTransactions', { transactionalIds: [id] });
     expect(javaAnswer.failure.exception).toBe('TransactionalIdNotFoundException');
+    // Two unknown ids: ResourceErrors keyed by each, each its own typed error.
+    const both = await client.admin.describeTransactions([id, `${id}-2`]).catch((e: unknown) => e);
+    expect(both).toBeInstanceOf(ResourceErrors);
+    const errors = (both as ResourceErrors).errors;
+    expect([...errors.keys()]).toEqual([`transactionalId:${id}`, `transactionalId:${id}-2`]);
+    for (const e of errors.values()) expect(e).toMatchObject({ errorName: 'TRANSACTIONAL_ID_NOT_FOUND' });
   }, 60_000);
 
   it('fails a partition of an unknown topic with its own typed error', async () => {
