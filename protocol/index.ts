@@ -20,6 +20,7 @@ import { DescribeCluster } from './apis/describe-cluster.js';
 import { DescribeConfigs } from './apis/describe-configs.js';
 import { DescribeGroups } from './apis/describe-groups.js';
 import { DescribeLogDirs } from './apis/describe-log-dirs.js';
+import { DescribeProducers } from './apis/describe-producers.js';
 import { DescribeTopicPartitions } from './apis/describe-topic-partitions.js';
 import { DescribeTransactions } from './apis/describe-transactions.js';
 import { DescribeUserScramCredentials } from './apis/describe-user-scram-credentials.js';
@@ -71,6 +72,7 @@ export { DescribeCluster } from './apis/describe-cluster.js';
 export { DescribeConfigs } from './apis/describe-configs.js';
 export { DescribeGroups } from './apis/describe-groups.js';
 export { DescribeLogDirs } from './apis/describe-log-dirs.js';
+export { DescribeProducers } from './apis/describe-producers.js';
 export { DescribeTopicPartitions } from './apis/describe-topic-partitions.js';
 export { DescribeTransactions } from './apis/describe-transactions.js';
 export { DescribeUserScramCredentials } from './apis/describe-user-scram-credentials.js';
@@ -130,6 +132,7 @@ export const API_DEFINITIONS: readonly ApiDef[] = [
   SaslAuthenticate,
   DeleteGroups,
   OffsetDelete,
+  DescribeProducers,
   DescribeTransactions,
   ListTransactions,
   ConsumerGroupHeartbeat,

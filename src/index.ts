@@ -121,6 +121,13 @@ export type {
   TopicConfigEntry,
   VersionedOptions,
 } from './admin/topics.js';
+export type {
+  ActiveProducer,
+  ListedTransaction,
+  ListTransactionsOptions,
+  PartitionProducers,
+  TransactionDescription,
+} from './admin/transactions.js';
 export { Client, type ClientConfig } from './client.js';
 export type { BackoffOptions } from './cluster/backoff.js';
 export type { BrokerPool, PoolConnectionOptions } from './cluster/broker-pool.js';

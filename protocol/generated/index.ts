@@ -30,6 +30,7 @@ import { type DescribeClusterRequest, DescribeClusterRequestCodecs, type Describ
 import { type DescribeConfigsRequest, DescribeConfigsRequestCodecs, type DescribeConfigsResponse, DescribeConfigsResponseCodecs } from './describe-configs.js';
 import { type DescribeGroupsRequest, DescribeGroupsRequestCodecs, type DescribeGroupsResponse, DescribeGroupsResponseCodecs } from './describe-groups.js';
 import { type DescribeLogDirsRequest, DescribeLogDirsRequestCodecs, type DescribeLogDirsResponse, DescribeLogDirsResponseCodecs } from './describe-log-dirs.js';
+import { type DescribeProducersRequest, DescribeProducersRequestCodecs, type DescribeProducersResponse, DescribeProducersResponseCodecs } from './describe-producers.js';
 import { type DescribeTopicPartitionsRequest, DescribeTopicPartitionsRequestCodecs, type DescribeTopicPartitionsResponse, DescribeTopicPartitionsResponseCodecs } from './describe-topic-partitions.js';
 import { type DescribeTransactionsRequest, DescribeTransactionsRequestCodecs, type DescribeTransactionsResponse, DescribeTransactionsResponseCodecs } from './describe-transactions.js';
 import { type DescribeUserScramCredentialsRequest, DescribeUserScramCredentialsRequestCodecs, type DescribeUserScramCredentialsResponse, DescribeUserScramCredentialsResponseCodecs } from './describe-user-scram-credentials.js';
@@ -113,6 +114,8 @@ export const GENERATED_CODECS: Readonly<Record<string, GeneratedMessage>> = {
   DeleteGroupsResponse: DeleteGroupsResponseCodecs,
   OffsetDeleteRequest: OffsetDeleteRequestCodecs,
   OffsetDeleteResponse: OffsetDeleteResponseCodecs,
+  DescribeProducersRequest: DescribeProducersRequestCodecs,
+  DescribeProducersResponse: DescribeProducersResponseCodecs,
   DescribeTransactionsRequest: DescribeTransactionsRequestCodecs,
   DescribeTransactionsResponse: DescribeTransactionsResponseCodecs,
   ListTransactionsRequest: ListTransactionsRequestCodecs,
@@ -217,6 +220,8 @@ export interface GeneratedMessageTypes {
   DeleteGroupsResponse: DeleteGroupsResponse;
   OffsetDeleteRequest: OffsetDeleteRequest;
   OffsetDeleteResponse: OffsetDeleteResponse;
+  DescribeProducersRequest: DescribeProducersRequest;
+  DescribeProducersResponse: DescribeProducersResponse;
   DescribeTransactionsRequest: DescribeTransactionsRequest;
   DescribeTransactionsResponse: DescribeTransactionsResponse;
   ListTransactionsRequest: ListTransactionsRequest;

@@ -1,7 +1,8 @@
 import type { Cluster } from '../cluster/cluster.js';
 import type { TopicPartition } from '../cluster/partition-errors.js';
+import { Coordinators } from '../coordinator/coordinators.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../network/connection.js';
-import type { AdminCallOptions, AdminContext } from './admin-context.js';
+import type { AdminCallOptions } from './admin-context.js';
 import {
   type ClusterDescription,
   type DescribeClusterOptions,
@@ -37,17 +38,29 @@ import {
 } from './reassignments.js';
 import { type DeletedRecords, type DeleteRecordsOptions, deleteRecords, type RecordsToDelete } from './records.js';
 import { TopicAdmin } from './topics.js';
+import {
+  describeProducers,
+  describeTransactions,
+  type ListedTransaction,
+  type ListTransactionsOptions,
+  listTransactions,
+  type PartitionProducers,
+  type TransactionAdminContext,
+  type TransactionDescription,
+} from './transactions.js';
 
 /**
  * `client.admin`: topics (TopicAdmin) and the rest of the cluster administration Kafka's AdminClient offers:
  * configs, partitions, records, the cluster, leaders and replica moves. Each method is one module's function.
  */
 export class Admin extends TopicAdmin {
-  private readonly ctx: AdminContext;
+  private readonly ctx: TransactionAdminContext;
 
   constructor(cluster: Cluster, options: { requestTimeoutMs?: number } = {}) {
     super(cluster, options);
-    this.ctx = { cluster, requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS };
+    const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    // Its own cache of transaction coordinators (FindCoordinator key type 1), for describeTransactions.
+    this.ctx = { cluster, requestTimeoutMs, coordinators: new Coordinators(cluster, { requestTimeoutMs }) };
   }
 
   /** The configs of topics, brokers, broker loggers and groups (DescribeConfigs), with sources and synonyms. */
@@ -114,5 +127,23 @@ export class Admin extends TopicAdmin {
     options?: AdminCallOptions,
   ): Promise<OngoingReassignment[]> {
     return listPartitionReassignments(this.ctx, partitions ?? null, options);
+  }
+
+  /** The producers each partition's leader holds state for, with their open transaction's start offset. */
+  describeProducers(partitions: readonly TopicPartition[], options?: AdminCallOptions): Promise<PartitionProducers[]> {
+    return describeProducers(this.ctx, partitions, options);
+  }
+
+  /** Transactional ids as their coordinators describe them (state, producer, partitions of the open one). */
+  describeTransactions(
+    transactionalIds: readonly string[],
+    options?: AdminCallOptions,
+  ): Promise<TransactionDescription[]> {
+    return describeTransactions(this.ctx, transactionalIds, options);
+  }
+
+  /** Every transaction of the cluster (each broker lists those it coordinates), optionally filtered. */
+  listTransactions(options?: ListTransactionsOptions): Promise<ListedTransaction[]> {
+    return listTransactions(this.ctx, options);
   }
 }

@@ -18,6 +18,7 @@ import {
   topicsDescribeCommand,
   topicsListCommand,
 } from './commands/topics.js';
+import { producersCommand, transactionsDescribeCommand, transactionsListCommand } from './commands/transactions.js';
 import { usersCommand } from './commands/users.js';
 import { EXIT_CODES_HELP, ExitCode, errorLine, errorReport, exitCodeOf, UsageError } from './errors.js';
 import { type CliIO, processIO } from './io.js';
@@ -53,6 +54,9 @@ export const COMMANDS: readonly Command[] = [
   aclsDeleteCommand,
   usersCommand,
   quotasCommand,
+  transactionsListCommand,
+  transactionsDescribeCommand,
+  producersCommand,
 ];
 
 /** Commands with subcommands: `offsets reset`, `topics list`… */

@@ -73,6 +73,12 @@ public final class AdminHelper {
         return listPartitionReassignments(admin);
       case "describeConsumerGroup":
         return describeConsumerGroup(admin, cmd.get("group").asText());
+      case "describeProducers":
+        return describeProducers(admin, cmd);
+      case "describeTransactions":
+        return describeTransactions(admin, cmd);
+      case "listTransactions":
+        return listTransactions(admin);
       default:
         throw new IllegalArgumentException("unknown op " + cmd.get("op"));
     }
@@ -291,6 +297,70 @@ public final class AdminHelper {
       members.add(mm);
     }
     out.put("members", members);
+    return out;
+  }
+
+  // Transactions administration (KIP-664): int64s as strings, absent optionals as -1, as tidemark reports them.
+
+  private static Object describeProducers(Admin admin, JsonNode cmd) throws Exception {
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (JsonNode p : cmd.get("partitions")) {
+      partitions.add(new TopicPartition(p.get("topic").asText(), p.get("partition").asInt()));
+    }
+    Map<TopicPartition, DescribeProducersResult.PartitionProducerState> all =
+        admin.describeProducers(partitions).all().get();
+    List<Object> out = new ArrayList<>();
+    for (TopicPartition tp : partitions) {
+      List<Object> producers = new ArrayList<>();
+      for (ProducerState s : all.get(tp).activeProducers()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("producerId", Long.toString(s.producerId()));
+        m.put("producerEpoch", s.producerEpoch());
+        m.put("lastSequence", s.lastSequence());
+        m.put("lastTimestamp", Long.toString(s.lastTimestamp()));
+        m.put("coordinatorEpoch", s.coordinatorEpoch().orElse(-1));
+        m.put("currentTxnStartOffset", Long.toString(s.currentTransactionStartOffset().orElse(-1)));
+        producers.add(m);
+      }
+      out.add(Map.of("topic", tp.topic(), "partition", tp.partition(), "activeProducers", producers));
+    }
+    return out;
+  }
+
+  private static Object describeTransactions(Admin admin, JsonNode cmd) throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (JsonNode id : cmd.get("transactionalIds")) ids.add(id.asText());
+    Map<String, TransactionDescription> all = admin.describeTransactions(ids).all().get();
+    List<Object> out = new ArrayList<>();
+    for (String id : ids) {
+      TransactionDescription d = all.get(id);
+      List<TopicPartition> sorted = new ArrayList<>(d.topicPartitions());
+      sorted.sort(Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+      List<Object> partitions = new ArrayList<>();
+      for (TopicPartition tp : sorted) partitions.add(Map.of("topic", tp.topic(), "partition", tp.partition()));
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("transactionalId", id);
+      m.put("coordinator", d.coordinatorId());
+      m.put("state", d.state().toString());
+      m.put("transactionTimeoutMs", d.transactionTimeoutMs());
+      m.put("transactionStartTimeMs", Long.toString(d.transactionStartTimeMs().orElse(-1)));
+      m.put("producerId", Long.toString(d.producerId()));
+      m.put("producerEpoch", d.producerEpoch());
+      m.put("topicPartitions", partitions);
+      out.add(m);
+    }
+    return out;
+  }
+
+  private static Object listTransactions(Admin admin) throws Exception {
+    List<Object> out = new ArrayList<>();
+    for (TransactionListing l : admin.listTransactions().all().get()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("transactionalId", l.transactionalId());
+      m.put("producerId", Long.toString(l.producerId()));
+      m.put("state", l.state().toString());
+      out.add(m);
+    }
     return out;
   }
 }
