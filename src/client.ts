@@ -116,9 +116,9 @@ export class Client {
       metadataMaxAgeMs: valid.metadataMaxAgeMs,
       ...valid.security,
     });
-    this.admin = new Admin(this.cluster, { requestTimeoutMs: valid.requestTimeoutMs });
     const { requestTimeoutMs } = this;
     this.coordinators = new Coordinators(this.cluster, { requestTimeoutMs });
+    this.admin = new Admin(this.cluster, { requestTimeoutMs: valid.requestTimeoutMs, coordinators: this.coordinators });
     const groupContext = { cluster: this.cluster, coordinators: this.coordinators, requestTimeoutMs };
     this.groups = new GroupAdmin(groupContext);
     this.offsets = new Offsets(groupContext);

@@ -56,11 +56,15 @@ import {
 export class Admin extends TopicAdmin {
   private readonly ctx: TransactionAdminContext;
 
-  constructor(cluster: Cluster, options: { requestTimeoutMs?: number } = {}) {
+  /**
+   * `coordinators`: the client's coordinator cache, shared so that a transaction coordinator found here
+   * (FindCoordinator key type 1, for describeTransactions) is the one the producer uses; its own when omitted.
+   */
+  constructor(cluster: Cluster, options: { requestTimeoutMs?: number; coordinators?: Coordinators } = {}) {
     super(cluster, options);
     const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    // Its own cache of transaction coordinators (FindCoordinator key type 1), for describeTransactions.
-    this.ctx = { cluster, requestTimeoutMs, coordinators: new Coordinators(cluster, { requestTimeoutMs }) };
+    const coordinators = options.coordinators ?? new Coordinators(cluster, { requestTimeoutMs });
+    this.ctx = { cluster, requestTimeoutMs, coordinators };
   }
 
   /** The configs of topics, brokers, broker loggers and groups (DescribeConfigs), with sources and synonyms. */
