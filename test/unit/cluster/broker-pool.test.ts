@@ -4,9 +4,13 @@ import { BrokerPool } from '../../../src/cluster/broker-pool.js';
 import { ConnectionError } from '../../../src/network/errors.js';
 import { FakeServer, type SeenRequest } from '../network/fake-server.js';
 
-/** Answers ApiVersions like a broker that speaks only ApiVersions, so connections complete their handshake. */
+/** Answers ApiVersions with the two APIs every broker offers, so connections complete their handshake. */
 function handshake(req: SeenRequest): void {
-  const body = FakeServer.apiVersionsBody(req.version, { apiKeys: [{ apiKey: 18, minVersion: 0, maxVersion: 4 }] });
+  const apiKeys = [
+    { apiKey: 18, minVersion: 0, maxVersion: 4 },
+    { apiKey: 3, minVersion: 0, maxVersion: 12 },
+  ];
+  const body = FakeServer.apiVersionsBody(req.version, { apiKeys });
   req.socket.write(FakeServer.frame(req.correlationId, body));
 }
 
