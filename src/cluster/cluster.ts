@@ -166,7 +166,13 @@ export class Cluster {
         }
       }
       const soonest = Math.min(...this.bootstrap.map((a) => this.pool.backoffRemaining(a)));
-      if (Date.now() + soonest > deadline) break;
+      if (Date.now() + soonest > deadline) {
+        // No address comes out of its backoff in time. Give up only at the deadline, never at once: a caller
+        // that retries straight away would otherwise spin in the microtask queue and starve every timer.
+        const left = deadline - Date.now();
+        if (left > 0) await sleep(left, this.closing.signal);
+        break;
+      }
       // Every address failed in this round; wait for the first to come out of its backoff.
       if (soonest > 0) await sleep(soonest, this.closing.signal);
     }

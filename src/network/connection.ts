@@ -209,53 +209,71 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
     const paused = this.gate.closedUntil;
     if (paused !== undefined && !exclusive) return paused.then(() => this.send(api, body, options));
     return new Promise((resolve, reject) => {
-      const signal = options.signal;
-      if (signal?.aborted) throw new RequestAbortedError(api.name, undefined, signal.reason);
-      if (this.state === 'closed') throw this.closeReason ?? this.error('connection is closed');
-      const socket = this.socket;
-      if (socket === undefined) throw this.error('connection is not open');
-      const version = chooseVersion(api, this.versions, options.version, this.address);
-
-      const correlationId = this.nextCorrelationId;
-      this.nextCorrelationId = (this.nextCorrelationId + 1) & 0x7fffffff;
-      const chunks = encodeRequest(api, version, correlationId, this.clientId, body);
-
-      const expectResponse = options.expectResponse !== false;
-      if (expectResponse) {
-        const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
-        this.inFlight.add(
-          {
-            correlationId,
-            apiName: api.name,
-            version,
-            responseHeaderVersion: responseHeaderVersion(api, version),
-            decode: options.decode ?? responseCodec(api, version).decode,
-            resolve: (value) => {
-              resolve(value);
-              this.noteSettled();
-            },
-            reject: (err) => {
-              reject(err);
-              this.noteSettled();
-            },
-          },
-          timeoutMs,
-          signal,
-          () => new RequestTimeoutError(api.name, version, correlationId, timeoutMs, this.address),
-          (reason) => new RequestAbortedError(api.name, correlationId, reason),
-        );
+      try {
+        this.write(api, body, options, resolve, reject);
+      } catch (err) {
+        // A request refused before it is sent (an API the broker does not offer, a closed connection) settles
+        // on a later turn of the event loop, never as a microtask: a caller that retries it at once would
+        // otherwise spin in the microtask queue and starve every timer, its own timeouts included.
+        setImmediate(reject, err);
       }
-      // One cork/uncork makes the prefix, header and body a single vectored write.
-      socket.cork();
-      const last = chunks.length - 1;
-      for (let i = 0; i < last; i++) socket.write(chunks[i]);
-      socket.write(chunks[last], (err) => {
-        if (expectResponse) return;
-        if (err) reject(this.closeReason ?? this.error(`write failed: ${err.message}`, err));
-        else resolve(undefined);
-      });
-      socket.uncork();
     });
+  }
+
+  /** Encodes and writes one request, registering it in flight; throws when it cannot be sent. */
+  private write(
+    api: ApiDef,
+    body: unknown,
+    options: SendOptions,
+    resolve: (value: unknown) => void,
+    reject: (err: unknown) => void,
+  ): void {
+    const signal = options.signal;
+    if (signal?.aborted) throw new RequestAbortedError(api.name, undefined, signal.reason);
+    if (this.state === 'closed') throw this.closeReason ?? this.error('connection is closed');
+    const socket = this.socket;
+    if (socket === undefined) throw this.error('connection is not open');
+    const version = chooseVersion(api, this.versions, options.version, this.address);
+
+    const correlationId = this.nextCorrelationId;
+    this.nextCorrelationId = (this.nextCorrelationId + 1) & 0x7fffffff;
+    const chunks = encodeRequest(api, version, correlationId, this.clientId, body);
+
+    const expectResponse = options.expectResponse !== false;
+    if (expectResponse) {
+      const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+      this.inFlight.add(
+        {
+          correlationId,
+          apiName: api.name,
+          version,
+          responseHeaderVersion: responseHeaderVersion(api, version),
+          decode: options.decode ?? responseCodec(api, version).decode,
+          resolve: (value) => {
+            resolve(value);
+            this.noteSettled();
+          },
+          reject: (err) => {
+            reject(err);
+            this.noteSettled();
+          },
+        },
+        timeoutMs,
+        signal,
+        () => new RequestTimeoutError(api.name, version, correlationId, timeoutMs, this.address),
+        (reason) => new RequestAbortedError(api.name, correlationId, reason),
+      );
+    }
+    // One cork/uncork makes the prefix, header and body a single vectored write.
+    socket.cork();
+    const last = chunks.length - 1;
+    for (let i = 0; i < last; i++) socket.write(chunks[i]);
+    socket.write(chunks[last], (err) => {
+      if (expectResponse) return;
+      if (err) reject(this.closeReason ?? this.error(`write failed: ${err.message}`, err));
+      else resolve(undefined);
+    });
+    socket.uncork();
   }
 
   private noteSettled(): void {

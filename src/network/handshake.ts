@@ -35,10 +35,13 @@ export function negotiate(
   }, address);
 }
 
+/** ApiVersions (18) and Metadata (3): offered by every broker that answers ApiVersions at all. */
+const ALWAYS_OFFERED = [18, 3];
+
 /**
- * A version table no broker sends (a range upside down, a key twice) is a garbled answer:
- * accepted, it would make every later request on the connection fail as unsupported, on a connection that
- * otherwise looks healthy. Refused, the handshake is retried on a new connection.
+ * A version table no broker sends (a range upside down, a key twice, ApiVersions or Metadata missing) is a
+ * garbled answer: accepted, it would make every later request on the connection fail as unsupported, on a
+ * connection that otherwise looks healthy. Refused, the handshake is retried on a new connection.
  */
 function checkPlausible(response: ResponseOf<typeof ApiVersions>, version: number): void {
   const seen = new Set<number>();
@@ -49,6 +52,8 @@ function checkPlausible(response: ResponseOf<typeof ApiVersions>, version: numbe
     else if (seen.has(k.apiKey)) problem = `API key ${k.apiKey} is listed twice`;
     seen.add(k.apiKey);
   }
+  // Every Kafka broker offers these two (it just answered the first): a table without them is garbled.
+  for (const required of ALWAYS_OFFERED) if (!seen.has(required)) problem ??= `API key ${required} is missing`;
   if (problem !== undefined)
     throw new ImplausibleResponseError(problem, { api: 'ApiVersionsResponse', version, field: 'apiKeys' });
 }

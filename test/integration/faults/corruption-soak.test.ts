@@ -2,12 +2,12 @@
  * A seeded corruption soak (issue 22): for 25 s per broker, 30% of all responses of every kind —
  * handshakes, metadata, Produce, Fetch, ListOffsets, InitProducerId — are corrupted (bit flips, garbage bodies,
  * bodies cut short, trailing bytes, impossible sizes, duplicated frames) while one consumer, one idempotent
- * producer and an offsets client work through the proxy. Then the proxy is clean, and the same objects must
+ * producer, an offsets client and bare Metadata requests retried without backoff work through the proxy. Then the proxy is clean, and the same objects must
  * recover. Asserted: no crash, no event-loop stall, no untyped error, no call waiting past its configured
  * timeout, no position ever past the high watermark, every record of the topic delivered once and intact.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_DEFINITIONS } from '../../../protocol/index.js';
+import { API_DEFINITIONS, Metadata } from '../../../protocol/index.js';
 import type { Client } from '../../../src/client.js';
 import { Consumer } from '../../../src/consumer/consumer.js';
 import { Producer } from '../../../src/producer/producer.js';
@@ -159,8 +159,19 @@ describe.each(targets())('seeded corruption soak, $label', (target) => {
       }
     };
 
+    // Bare requests retried at once, with no backoff: a request refused without I/O (a connection whose
+    // ApiVersions answer was garbled) must still let the event loop turn, or this loop starves every timer.
+    const bareMetadataLoop = async () => {
+      while (!stop.signal.aborted) {
+        const connection = await observe('anyConnection', 2 * REQUEST_TIMEOUT_MS, () => host.cluster.anyConnection());
+        if (connection.value === undefined) continue;
+        const at = connection.value;
+        await observe('bare metadata', REQUEST_TIMEOUT_MS, () => at.request(Metadata, { topics: [{ name: topic }] }));
+      }
+    };
+
     // Many callers at once: more responses per connection life, so more corruptions per second.
-    const loops = [readLoop(), ...times(6, produceLoop), ...times(12, offsetsLoop)];
+    const loops = [readLoop(), ...times(6, produceLoop), ...times(12, offsetsLoop), ...times(4, bareMetadataLoop)];
     let corrupted = 0;
     try {
       await new Promise((r) => setTimeout(r, SOAK_MS));

@@ -1,21 +1,16 @@
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrokerPool } from '../../../src/cluster/broker-pool.js';
 import { ConnectionError } from '../../../src/network/errors.js';
-import { FakeServer, type SeenRequest } from '../network/fake-server.js';
+import { deadPort, FakeServer, type SeenRequest } from '../network/fake-server.js';
 
-/** Answers ApiVersions like a broker that speaks only ApiVersions, so connections complete their handshake. */
+/** Answers ApiVersions with the two APIs every broker offers, so connections complete their handshake. */
 function handshake(req: SeenRequest): void {
-  const body = FakeServer.apiVersionsBody(req.version, { apiKeys: [{ apiKey: 18, minVersion: 0, maxVersion: 4 }] });
+  const apiKeys = [
+    { apiKey: 18, minVersion: 0, maxVersion: 4 },
+    { apiKey: 3, minVersion: 0, maxVersion: 12 },
+  ];
+  const body = FakeServer.apiVersionsBody(req.version, { apiKeys });
   req.socket.write(FakeServer.frame(req.correlationId, body));
-}
-
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 let cleanup: Array<() => Promise<void>> = [];

@@ -89,3 +89,12 @@ export class FakeServer {
     this.handler(req, this);
   }
 }
+
+/** A loopback port nothing listens on: connecting to it is refused at once. */
+export async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
