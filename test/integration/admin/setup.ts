@@ -20,6 +20,9 @@ export async function newTopic(
 ): Promise<string> {
   const name = uniqueTopicName(`admin-${prefix}`);
   await client.admin.createTopics([{ name, numPartitions: partitions, replicationFactor: 1, configs }]);
+  // CreateTopics answers once the controller has the topic; each leader creates its log a moment later (on 3.9,
+  // DescribeLogDirs straight after listed no replica yet). ListOffsets answers only from a leader with the log.
+  await client.offsets.latest(name, { timeoutMs: 30_000 });
   return name;
 }
 
