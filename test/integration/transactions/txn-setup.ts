@@ -33,7 +33,7 @@ export async function readValues(
   try {
     const tps = partitions.map((partition) => ({ topic, partition }));
     consumer.assign(tps);
-    const ends = await client.offsets.latest(tps, { isolationLevel: isolation });
+    const ends = await settledEnds(client, tps, isolation);
     const values: string[] = [];
     const end = new Map(ends.map((e) => [e.partition, e.offset]));
     const left = new Set(ends.filter((e) => e.offset > 0n).map((e) => e.partition));
@@ -68,5 +68,29 @@ export async function readValues(
     return values;
   } finally {
     await consumer.close();
+  }
+}
+
+/**
+ * The offsets to read up to. Under read_committed that is the last stable offset, and a transaction's commit
+ * markers are written by its coordinator only after commitTransaction() has returned: read at once, the LSO can
+ * still stand before the transaction just committed (seen on 3.9: one of two partitions read empty). So wait,
+ * up to 10 s, until no transaction is pending (LSO = high watermark on every partition), then take the LSO.
+ */
+async function settledEnds(
+  client: Client,
+  tps: { topic: string; partition: number }[],
+  isolation: 'read_committed' | 'read_uncommitted',
+): Promise<{ partition: number; offset: bigint }[]> {
+  if (isolation === 'read_uncommitted') return client.offsets.latest(tps);
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const [stable, high] = await Promise.all([
+      client.offsets.latest(tps, { isolationLevel: 'read_committed' }),
+      client.offsets.latest(tps),
+    ]);
+    const settled = stable.every((s) => high.find((h) => h.partition === s.partition)?.offset === s.offset);
+    if (settled || Date.now() > until) return stable;
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
