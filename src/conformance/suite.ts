@@ -3,6 +3,7 @@
  * ones for checks that may get a connection closed), scratch topics and groups with a common prefix, and the
  * small produce / coordinator helpers the checks share. Everything it creates is deleted in `cleanUp()`.
  */
+import { randomBytes } from 'node:crypto';
 import type { RecordInput } from '../../codecs/records/index.js';
 import { type EncodeBatchOptions, encodeRecordBatch } from '../../codecs/records/index.js';
 import { FindCoordinator } from '../../protocol/apis/find-coordinator.js';
@@ -58,7 +59,7 @@ export class Suite {
 
   constructor(options: ConformanceTarget) {
     this.options = options;
-    this.prefix = options.prefix ?? `tidemark-conformance-${Date.now().toString(36)}`;
+    this.prefix = options.prefix ?? `tidemark-conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
     const first = options.bootstrap.split(',')[0].trim();
     const colon = first.lastIndexOf(':');
     this.bootstrap = { host: first.slice(0, colon).replace(/^\[|\]$/g, ''), port: Number(first.slice(colon + 1)) };

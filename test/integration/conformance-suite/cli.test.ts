@@ -18,7 +18,8 @@ describe('tidemark conformance', () => {
   it('prints a table and exits 0 against Kafka 4.4; --json ends with the summary line; --junit writes XML', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'tidemark-conformance-'));
     const table = await runCli(['conformance', '-b', bootstrap(), '--only', 'list-offsets,errors']);
-    expect(table.code).toBe(0);
+    // The table and stderr name the check that failed (seen once in a CI dry run, not reproduced in 25 runs).
+    expect(table.code, `${table.stdout}\n${table.stderr}`).toBe(0);
     expect(table.stdout).toMatch(/^area\s+check\s+result\s+reason$/m);
     expect(table.stdout).toMatch(/^list-offsets\s+max-timestamp\s+pass\s+offset 3, timestamp \d+$/m);
     const n = ALL_CHECKS.filter((c) => c.area === 'list-offsets' || c.area === 'errors').length;
@@ -27,7 +28,9 @@ describe('tidemark conformance', () => {
     const json = await runCli(['conformance', '-b', bootstrap(), '--only', 'produce', '--json', '--junit', 'out.xml'], {
       cwd: dir,
     });
-    expect(json.code).toBe(0);
+    // On a failure, the failed checks' ids and reasons (seen once in a CI dry run, not reproduced since).
+    const failed = json.stdout.match(/"id": "[^"]+",[^}]*?"result": "fail",\s*"reason": "[^"]*"/g) ?? [];
+    expect(json.code, `${failed.join('\n')}\n${json.stderr}`).toBe(0);
     const lines = json.stdout.trim().split('\n');
     const produce = ALL_CHECKS.filter((c) => c.area === 'produce').length;
     expect(JSON.parse(lines[lines.length - 1])).toEqual({
