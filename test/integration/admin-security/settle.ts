@@ -1,24 +1,12 @@
 /**
- * Helpers of the security admin tests: shared brokers and clients, and waiting for a change to show. A broker answers an admin write (CreateAcls, AlterUserScramCredentials,
- * AlterClientQuotas) once the controller has committed it, but serves reads and authorizes requests from its
- * own copy of the metadata log, which replays the change a moment later: Kafka's own tools see the same gap.
+ * Helpers of the security admin tests: shared brokers and clients, and waiting for a change to show (a broker
+ * also authorizes requests from its own copy of the metadata log, so an ACL change takes a moment to apply).
  */
 import { afterAll, beforeAll } from 'vitest';
 import { Client } from '../../../src/client.js';
 import { bootstrap, legacyBootstrap } from '../../harness/context.js';
 
-/** Polls until `check` passes (10 s at most), then rethrows its last failure. */
-export async function eventually(check: () => Promise<void>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+export { eventually } from '../../harness/eventually.js';
 
 /** The error a promise rejects with; fails when it resolves. */
 export async function failure(promise: Promise<unknown>): Promise<Error> {

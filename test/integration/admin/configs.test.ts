@@ -4,10 +4,14 @@ import type { ConfigResource } from '../../../src/admin/config-resource.js';
 import { ResourceErrors } from '../../../src/admin/resource-errors.js';
 import type { Client } from '../../../src/client.js';
 import { uniqueTopicName } from '../../harness/context.js';
+import { eventually } from '../../harness/eventually.js';
 import { type JavaFailure, useJavaAdmin } from './java-admin.js';
 import { brokerId, byName, newClient, newTopic, TARGETS } from './setup.js';
 
 const javaAdmin = useJavaAdmin();
+
+/** One config as Java's AdminClient reports it. */
+type JavaConfig = { name: string; value: string | null; source: string };
 
 describe.each(TARGETS)('configs against $label', ({ at, legacy }) => {
   let client: Client;
@@ -72,11 +76,14 @@ describe.each(TARGETS)('configs against $label', ({ at, legacy }) => {
         changes: [{ name: 'consumer.session.timeout.ms', op: 'set', value: '50000' }],
       },
     ]);
-    const { ours, theirs } = await both([{ type: 'group', name: group }]);
-    expect(byName(ours[0].configs)).toEqual(byName(theirs[0].configs));
-    expect(ours[0].configs.find((c) => c.name === 'consumer.session.timeout.ms')).toMatchObject({
-      value: '50000',
-      source: 'DYNAMIC_GROUP_CONFIG',
+    // Read back from the broker's own replay of the metadata log, a moment after it answered the change.
+    await eventually(async () => {
+      const { ours, theirs } = await both([{ type: 'group', name: group }]);
+      expect(byName(ours[0].configs)).toEqual(byName(theirs[0].configs));
+      expect(ours[0].configs.find((c) => c.name === 'consumer.session.timeout.ms')).toMatchObject({
+        value: '50000',
+        source: 'DYNAMIC_GROUP_CONFIG',
+      });
     });
   });
 
@@ -91,11 +98,16 @@ describe.each(TARGETS)('configs against $label', ({ at, legacy }) => {
         ],
       },
     ]);
-    let { theirs } = await both([resource]);
-    const value = (name: string) =>
-      (theirs[0].configs as { name: string; value: string | null; source: string }[]).find((c) => c.name === name);
-    expect(value('max.message.bytes')).toMatchObject({ value: '200000', source: 'DYNAMIC_TOPIC_CONFIG' });
-    expect(value('cleanup.policy')?.value).toBe('delete,compact');
+    // Java reads from the broker's own replay of the metadata log, a moment after the broker answered the change.
+    const javaSees = (check: (value: (name: string) => JavaConfig | undefined) => void) =>
+      eventually(async () => {
+        const { theirs } = await both([resource]);
+        check((name) => (theirs[0].configs as JavaConfig[]).find((c) => c.name === name));
+      });
+    await javaSees((value) => {
+      expect(value('max.message.bytes')).toMatchObject({ value: '200000', source: 'DYNAMIC_TOPIC_CONFIG' });
+      expect(value('cleanup.policy')?.value).toBe('delete,compact');
+    });
 
     await client.admin.incrementalAlterConfigs([
       {
@@ -106,9 +118,10 @@ describe.each(TARGETS)('configs against $label', ({ at, legacy }) => {
         ],
       },
     ]);
-    ({ theirs } = await both([resource]));
-    expect(value('max.message.bytes')?.source).toBe('DEFAULT_CONFIG');
-    expect(value('cleanup.policy')?.value).toBe('compact');
+    await javaSees((value) => {
+      expect(value('max.message.bytes')?.source).toBe('DEFAULT_CONFIG');
+      expect(value('cleanup.policy')?.value).toBe('compact');
+    });
   });
 
   it('validate-only changes nothing', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isKafkaError, type KafkaError } from '../../../protocol/kafka-error.js';
 import type { Client } from '../../../src/client.js';
+import { eventually } from '../../harness/eventually.js';
 import { type JavaFailure, useJavaAdmin } from './java-admin.js';
 import { brokerId, newClient, newTopic, TARGETS } from './setup.js';
 
@@ -27,12 +28,15 @@ describe.each(TARGETS)('createPartitions and deleteRecords against $label', ({ a
     const broker = Number(await brokerId(client));
     expect(await client.admin.createPartitions([{ topic, count: 3 }])).toEqual([{ topic, count: 3 }]);
     await client.admin.createPartitions([{ topic, count: 4, assignments: [[broker]] }]);
-    const [ours] = await client.admin.describeTopics([topic]);
-    const theirs = await javaAdmin().call<JavaPartition[]>(at(), 'describeTopic', { topic });
-    expect(ours.partitions.map((p) => ({ partition: p.partition, leader: p.leader, replicas: p.replicas }))).toEqual(
-      theirs,
-    );
-    expect(theirs).toHaveLength(4);
+    // The broker describes the topic from its own replay of the metadata log, a moment after it answered.
+    await eventually(async () => {
+      const [ours] = await client.admin.describeTopics([topic]);
+      const theirs = await javaAdmin().call<JavaPartition[]>(at(), 'describeTopic', { topic });
+      expect(ours.partitions.map((p) => ({ partition: p.partition, leader: p.leader, replicas: p.replicas }))).toEqual(
+        theirs,
+      );
+      expect(theirs).toHaveLength(4);
+    });
   });
 
   it('validate-only changes nothing', async () => {

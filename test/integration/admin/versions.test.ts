@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client.js';
+import { eventually } from '../../harness/eventually.js';
 import { brokerId, newClient, newTopic, TARGETS } from './setup.js';
 
 /**
@@ -25,14 +26,15 @@ describe.each(TARGETS)('admin API versions against $label', ({ at, legacy }) => 
       (await client.admin.describeConfigs([resource], { configNames: ['retention.ms'] }))[0].configs[0].value;
     for (const version of [0, 1, 2]) {
       await client.admin.alterConfigs([{ resource, configs: { 'retention.ms': String(1000 + version) } }], { version });
-      expect(await retention()).toBe(String(1000 + version));
+      // The broker answers once the controller has the change and describes it from its own replay of it.
+      await eventually(async () => expect(await retention()).toBe(String(1000 + version)));
     }
     for (const version of [0, 1]) {
       await client.admin.incrementalAlterConfigs(
         [{ resource, changes: [{ name: 'retention.ms', op: 'set', value: String(2000 + version) }] }],
         { version },
       );
-      expect(await retention()).toBe(String(2000 + version));
+      await eventually(async () => expect(await retention()).toBe(String(2000 + version)));
     }
   });
 
@@ -40,7 +42,9 @@ describe.each(TARGETS)('admin API versions against $label', ({ at, legacy }) => 
     const topic = await newTopic(client, 'versions-partitions');
     for (const version of [0, 1, 2, 3]) {
       await client.admin.createPartitions([{ topic, count: version + 2 }], { version });
-      expect((await client.admin.describeTopics([topic]))[0].partitions).toHaveLength(version + 2);
+      await eventually(async () =>
+        expect((await client.admin.describeTopics([topic]))[0].partitions).toHaveLength(version + 2),
+      );
     }
   });
 

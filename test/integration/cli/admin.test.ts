@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toJson } from '../../../src/cli/format.js';
 import type { Client } from '../../../src/client.js';
+import { eventually } from '../../harness/eventually.js';
 import { TARGETS } from '../admin/setup.js';
 import { cli, newClient, newTopic, tableRows } from './setup.js';
 
@@ -29,11 +30,14 @@ describe.each(TARGETS)('tidemark configs / topics add-partitions / records delet
     expect(alter.code).toBe(0);
     expect(alter.stdout).toBe(`changed 1 config of topic ${topic}\n`);
 
-    const text = await cli(['configs', 'describe', '--topic', topic, '--changed'], { bootstrap: at() });
-    expect(text.code).toBe(0);
-    expect(tableRows(text.stdout, 'retention.ms')).toEqual([
-      ['retention.ms', '86400000', 'DYNAMIC_TOPIC_CONFIG', 'no'],
-    ]);
+    // The broker describes from its own replay of the metadata log, a moment after it answered the change.
+    await eventually(async () => {
+      const text = await cli(['configs', 'describe', '--topic', topic, '--changed'], { bootstrap: at() });
+      expect(text.code).toBe(0);
+      expect(tableRows(text.stdout, 'retention.ms')).toEqual([
+        ['retention.ms', '86400000', 'DYNAMIC_TOPIC_CONFIG', 'no'],
+      ]);
+    });
 
     const json = await cli(['configs', 'describe', '--topic', topic, '--synonyms', '--json'], { bootstrap: at() });
     const api = await client.admin.describeConfigs([{ type: 'topic', name: topic }], { includeSynonyms: true });
@@ -58,8 +62,10 @@ describe.each(TARGETS)('tidemark configs / topics add-partitions / records delet
     const json = await cli(['topics', 'add-partitions', topic, '--count', '3', '--json'], { bootstrap: at() });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual([{ topic, count: 3 }]);
-    const [described] = await client.admin.describeTopics([topic]);
-    expect(described.partitions).toHaveLength(3);
+    await eventually(async () => {
+      const [described] = await client.admin.describeTopics([topic]);
+      expect(described.partitions).toHaveLength(3);
+    });
 
     const lower = await cli(['topics', 'add-partitions', topic, '--count', '2'], { bootstrap: at() });
     expect(lower.code).toBe(5);

@@ -1,0 +1,19 @@
+/**
+ * Waiting for a change to show. A broker answers an admin write (AlterConfigs, CreatePartitions, CreateAcls,
+ * AlterUserScramCredentials, AlterClientQuotas, …) once the controller has committed it, but serves reads from
+ * its own copy of the metadata log, which replays the change a moment later: Kafka's own tools see the same gap.
+ * A test that reads right after it writes therefore polls.
+ */
+
+/** Polls until `check` passes (10 s at most), then rethrows its last failure; returns what `check` returned. */
+export async function eventually<T>(check: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
