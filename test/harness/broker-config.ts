@@ -17,6 +17,12 @@ export const SASL_ADMIN_PASSWORD = 'admin-secret';
 
 export const NODE_ID = 1;
 
+/**
+ * The KIP-848 session timeout and heartbeat interval of every 4.x test broker (group.consumer.*). A session
+ * stays long enough for a static member's process to restart on a loaded machine.
+ */
+export const KIP848_TIMING = { sessionTimeoutMs: 20_000, heartbeatIntervalMs: 2_000 } as const;
+
 /** Kafka's Uuid text form: 16 random bytes, url-safe base64; Kafka never hands out one starting with '-'. */
 export function newClusterId(): string {
   for (;;) {
@@ -126,6 +132,12 @@ export function serverProperties({
     // Share groups (KIP-932) have their own internal topic; unknown keys only warn on 3.x, but keep its log clean.
     props['share.coordinator.state.topic.replication.factor'] = 1;
     props['share.coordinator.state.topic.min.isr'] = 1;
+    // KIP-848 sessions and heartbeats are the broker's. Its defaults (45 s, 5 s) made the group suites wait
+    // minutes for each killed member and each rebalance round; the behaviour tested is the same with shorter ones.
+    props['group.consumer.min.session.timeout.ms'] = KIP848_TIMING.sessionTimeoutMs;
+    props['group.consumer.session.timeout.ms'] = KIP848_TIMING.sessionTimeoutMs;
+    props['group.consumer.min.heartbeat.interval.ms'] = KIP848_TIMING.heartbeatIntervalMs;
+    props['group.consumer.heartbeat.interval.ms'] = KIP848_TIMING.heartbeatIntervalMs;
   }
   Object.assign(props, overrides);
   return `${Object.entries(props)

@@ -33,8 +33,8 @@ const MS_PER_RECORD = 2;
 
 /**
  * Classic on both brokers. KIP-848 only in the soak run: its session timeout is the broker's
- * (group.consumer.session.timeout.ms, at least 45 s), so each killed member holds its partitions 45 s,
- * more than the CI budget of this file allows.
+ * (group.consumer.session.timeout.ms, 20 s on the test brokers), so each killed member holds its partitions
+ * 20 s, more than the CI budget of this file allows.
  */
 function cases(): { label: string; target: Target; protocol: GroupProtocol }[] {
   return targets().flatMap((target) => [

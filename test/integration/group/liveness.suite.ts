@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'vitest';
 import { commitOffsets } from '../../../src/commit/offset-commit.js';
 import { MaxPollIntervalExceededError } from '../../../src/consumer/group/index.js';
+import { KIP848_TIMING } from '../../harness/broker-config.js';
 import { ChildMember } from './child-member.js';
 import { groupTargets, membershipOptions, newTopic, TIMING, uniqueGroup } from './setup.js';
 import { TidemarkMember } from './tidemark-member.js';
@@ -14,8 +15,8 @@ import { waitForSplit } from './tracker.js';
 
 const PARTITIONS = 6;
 /** KIP-848 sessions and heartbeats are the broker's: group.consumer.session.timeout.ms and heartbeat interval. */
-const KIP848_SESSION_MS = 45_000;
-const KIP848_HEARTBEAT_MS = 5_000;
+const KIP848_SESSION_MS = KIP848_TIMING.sessionTimeoutMs;
+const KIP848_HEARTBEAT_MS = KIP848_TIMING.heartbeatIntervalMs;
 
 /** Registered by group.test.ts, inside one concurrent suite. */
 export function livenessSuite(): void {
