@@ -11,8 +11,9 @@ import { Consumer } from './consumer/consumer.js';
 import type { ConsumerOptions } from './consumer/options.js';
 import { Coordinators } from './coordinator/coordinators.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './network/connection.js';
-import { type BrokerAddress, ConfigError } from './network/errors.js';
+import type { BrokerAddress } from './network/errors.js';
 import { type SecurityConfig, securityOptions } from './network/security/config.js';
+import { ConfigError } from './options/config-error.js';
 import type { ProducerOptions } from './producer/options.js';
 import { Producer } from './producer/producer.js';
 
