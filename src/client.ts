@@ -1,3 +1,4 @@
+import { INT16_MAX } from '../codecs/limits.js';
 import { AclAdmin } from './admin/acls.js';
 import { Admin } from './admin/admin.js';
 import { GroupAdmin } from './admin/groups.js';
@@ -11,8 +12,10 @@ import { Consumer } from './consumer/consumer.js';
 import type { ConsumerOptions } from './consumer/options.js';
 import { Coordinators } from './coordinator/coordinators.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './network/connection.js';
-import { type BrokerAddress, ConfigError } from './network/errors.js';
+import type { BrokerAddress } from './network/errors.js';
 import { type SecurityConfig, securityOptions } from './network/security/config.js';
+import { ConfigError } from './options/config-error.js';
+import { checkedIn, checkOptions, func, integer, type OptionRules, string } from './options/rules.js';
 import type { ProducerOptions } from './producer/options.js';
 import { Producer } from './producer/producer.js';
 
@@ -31,17 +34,32 @@ export interface ClientConfig extends SecurityConfig {
   metadataMaxAgeMs?: number;
 }
 
-const INT32_MAX = 2 ** 31 - 1;
-
-const NUMERIC_LIMITS = {
-  requestTimeoutMs: [1, INT32_MAX],
-  connectTimeoutMs: [1, INT32_MAX],
+/** One rule per option (src/options/rules.ts); the compiler keeps the table and ClientConfig in step. */
+const CLIENT_RULES = {
+  bootstrap: (value) => void parseBootstrap(value),
+  clientId: (value, option) => {
+    string(value, option);
+    // Every request header carries it as an int16-length string.
+    if (Buffer.byteLength(value as string) > INT16_MAX) throw new ConfigError(option, 'longer than 32767 bytes');
+  },
+  requestTimeoutMs: integer(1),
+  connectTimeoutMs: integer(1),
   // The size prefix is an int32, so no response can be larger anyway.
-  maxResponseBytes: [1, INT32_MAX],
-  metadataMaxAgeMs: [0, Number.MAX_SAFE_INTEGER],
-} as const;
+  maxResponseBytes: integer(1),
+  metadataMaxAgeMs: integer(0, Number.MAX_SAFE_INTEGER),
+  tls: checkedIn('securityOptions'),
+  sasl: checkedIn('securityOptions'),
+  logger: func('(event, fields) => void'),
+} satisfies OptionRules<ClientConfig>;
 
-const KNOWN_OPTIONS = new Set(['bootstrap', 'clientId', 'tls', 'sasl', 'logger', ...Object.keys(NUMERIC_LIMITS)]);
+/** `host:port` strings, or one comma-separated string; at least one. */
+function parseBootstrap(value: unknown): BrokerAddress[] {
+  const raw = typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value;
+  if (!Array.isArray(raw) || raw.length === 0) {
+    throw new ConfigError('bootstrap', 'expected at least one "host:port"');
+  }
+  return raw.map((entry, i) => parseBrokerAddress(entry, `bootstrap[${i}]`));
+}
 
 interface ValidConfig extends Omit<ClientConfig, 'bootstrap'> {
   bootstrap: BrokerAddress[];
@@ -51,29 +69,9 @@ interface ValidConfig extends Omit<ClientConfig, 'bootstrap'> {
 
 /** Checks every option and throws ConfigError naming the first bad one; unknown names are errors, to catch typos. */
 export function validateConfig(config: unknown): ValidConfig {
-  if (typeof config !== 'object' || config === null) throw new ConfigError('config', 'expected an object');
-  const c = config as Record<string, unknown>;
-  for (const key of Object.keys(c)) if (!KNOWN_OPTIONS.has(key)) throw new ConfigError(key, 'unknown option');
-
-  const raw = typeof c.bootstrap === 'string' ? c.bootstrap.split(',').map((s) => s.trim()) : c.bootstrap;
-  if (!Array.isArray(raw) || raw.length === 0) {
-    throw new ConfigError('bootstrap', 'expected at least one "host:port"');
-  }
-  const bootstrap = raw.map((entry, i) => parseBrokerAddress(entry, `bootstrap[${i}]`));
-
-  if (c.clientId !== undefined) {
-    if (typeof c.clientId !== 'string') throw new ConfigError('clientId', 'expected a string');
-    if (Buffer.byteLength(c.clientId) > 0x7fff) throw new ConfigError('clientId', 'longer than 32767 bytes');
-  }
-  for (const [key, [min, max]] of Object.entries(NUMERIC_LIMITS)) {
-    const value = c[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      throw new ConfigError(key, `expected an integer from ${min} to ${max}, got ${String(value)}`);
-    }
-  }
-  const security = securityOptions(c as SecurityConfig);
-  return { ...(c as unknown as ClientConfig), bootstrap, security };
+  checkOptions<ClientConfig>(config, CLIENT_RULES, { kind: 'client', name: 'config' });
+  const bootstrap = parseBootstrap(config.bootstrap);
+  return { ...config, bootstrap, security: securityOptions(config) };
 }
 
 /**

@@ -256,7 +256,6 @@ export type { BrokerAddress, VersionSpan } from './network/errors.js';
 export {
   AuthenticationError,
   type AuthenticationFailure,
-  ConfigError,
   Connection,
   ConnectionError,
   FrameSizeError,
@@ -311,6 +310,7 @@ export type {
   OffsetReset,
   PartitionRange,
 } from './offsets/range-check.js';
+export { ConfigError } from './options/config-error.js';
 export type { ProduceConnection, ProducerCluster } from './producer/cluster-view.js';
 export {
   type Acks,

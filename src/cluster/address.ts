@@ -1,4 +1,5 @@
-import { type BrokerAddress, ConfigError } from '../network/errors.js';
+import type { BrokerAddress } from '../network/errors.js';
+import { ConfigError } from '../options/config-error.js';
 
 /**
  * Parses `host:port`, `[ipv6]:port`, or a bare IPv6 address followed by `:port`. `option` names the setting in

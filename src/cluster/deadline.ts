@@ -1,5 +1,6 @@
 import { TidemarkError } from '../../codecs/errors.js';
-import { ConfigError, RequestAbortedError } from '../network/errors.js';
+import { RequestAbortedError } from '../network/errors.js';
+import { ConfigError } from '../options/config-error.js';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF, sleep } from './backoff.js';
 
 /** What every call that may retry accepts: a bound on the whole call, and a way to cancel it. */

@@ -3,7 +3,7 @@ import { TidemarkError } from '../../codecs/errors.js';
 import { partitionKey, type TopicPartition } from '../cluster/partition-errors.js';
 import type { CommittedOffset } from '../commit/types.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../network/connection.js';
-import { ConfigError } from '../network/errors.js';
+import { ConfigError } from '../options/config-error.js';
 import { abortable } from './abortable.js';
 import type { CommitEngine, OffsetToStore } from './commit-engine.js';
 import { buildParts, type ConsumerHost, type ConsumerParts } from './consumer-parts.js';

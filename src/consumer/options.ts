@@ -1,7 +1,7 @@
 import type { IsolationLevel } from '../cluster/list-offsets.js';
-import { ConfigError } from '../network/errors.js';
 import type { OffsetStore } from '../offsets/offset-store.js';
 import type { AutoOffsetReset, OutOfRangePolicy } from '../offsets/range-check.js';
+import { ConfigError } from '../options/config-error.js';
 import type { FetchSettings } from './fetch/fetch-request.js';
 import type { GroupMembershipOptions } from './group/membership.js';
 

@@ -1,5 +1,8 @@
 import { ProtocolError, TidemarkError } from '../../codecs/errors.js';
 
+/** ConfigError lives in src/options (below this layer); re-exported for code written against its old home. */
+export { ConfigError } from '../options/config-error.js';
+
 /** Where a connection goes: `host:port`, plus the broker's node id once metadata has named it. */
 export interface BrokerAddress {
   host: string;
@@ -88,18 +91,6 @@ export class UnsupportedVersionError extends TidemarkError {
     const at = brokerAddress === undefined ? 'the broker' : `broker ${brokerAddress}`;
     const asked = requestedVersion === undefined ? 'no common version' : `v${requestedVersion} was requested`;
     super(`${api} (key ${apiKey}): ${asked}; tidemark speaks v${client.min}-${client.max}, ${at} ${theirs}`);
-  }
-}
-
-/** A client option is missing, of the wrong type, or out of range. Thrown synchronously, never retriable. */
-export class ConfigError extends TidemarkError {
-  override name = 'ConfigError';
-
-  constructor(
-    readonly option: string,
-    problem: string,
-  ) {
-    super(`invalid option ${option}: ${problem}`);
   }
 }
 

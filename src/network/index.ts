@@ -4,7 +4,6 @@ export { Connection, type ConnectionOptions } from './connection.js';
 export * from './connection-options.js';
 export {
   type BrokerAddress,
-  ConfigError,
   ConnectionError,
   FrameSizeError,
   ImplausibleResponseError,

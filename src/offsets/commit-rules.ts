@@ -1,3 +1,4 @@
+import { INT32_MAX, INT64_MAX } from '../../codecs/limits.js';
 import { type BackwardCommit, BackwardCommitError, InvalidOffsetCommitError } from './errors.js';
 import type { CommitOptions, OffsetCommit, StoredOffset } from './offset-store.js';
 
@@ -5,9 +6,6 @@ import type { CommitOptions, OffsetCommit, StoredOffset } from './offset-store.j
  * The rules every store applies to a commit call, in one place so the memory store (the reference) and the
  * file store cannot drift: validate each entry, refuse backward moves, and produce the new per-topic maps.
  */
-
-const INT64_MAX = (1n << 63n) - 1n;
-const INT32_MAX = 2 ** 31 - 1;
 
 /** topic → partition → offset: what a store holds for one group. */
 export type GroupOffsets = Map<string, Map<number, StoredOffset>>;

@@ -1,9 +1,7 @@
+import { INT16_MAX, INT32_MAX } from '../../codecs/limits.js';
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID } from '../../codecs/records/types.js';
 import { partitionKey } from '../cluster/partition-errors.js';
 import type { ProducerBatch } from './batch.js';
-
-const INT32_MAX = 0x7fffffff;
-const INT16_MAX = 0x7fff;
 
 /** Java's `DefaultRecordBatch.incrementSequence`: sequences wrap from 2^31-1 to 0. */
 export function incrementSequence(sequence: number, increment: number): number {

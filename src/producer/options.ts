@@ -3,7 +3,7 @@ import {
   type CompressionCodecName,
   zstdCompressionAvailable,
 } from '../../codecs/compression/index.js';
-import { ConfigError } from '../network/errors.js';
+import { ConfigError } from '../options/config-error.js';
 import type { Partitioner } from './partitioner.js';
 
 /** 0: no acknowledgement; 1: the leader wrote it; -1 / 'all': every in-sync replica has it. */

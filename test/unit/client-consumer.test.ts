@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client } from '../../src/client.js';
 import { Consumer } from '../../src/consumer/consumer.js';
-import { ConfigError } from '../../src/network/errors.js';
+import { ConfigError } from '../../src/options/config-error.js';
 
 /** client.consumer(): the factory beside client.producer(); its reading is tested against the broker in
  * test/integration/consumer/file-store-group.test.ts. No connection is made here (the client connects lazily). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Client, validateConfig } from '../../src/client.js';
-import { ConfigError } from '../../src/network/errors.js';
+import { ConfigError } from '../../src/options/config-error.js';
 
 describe('Client config', () => {
   it('accepts a list or a comma-separated string of brokers', () => {

@@ -1,5 +1,5 @@
 import type { BackoffOptions } from '../../cluster/backoff.js';
-import { ConfigError } from '../../network/errors.js';
+import { ConfigError } from '../../options/config-error.js';
 import { type BuiltInAssignorName, createAssignor, type PartitionAssignor } from '../assignors/index.js';
 import type { GroupMembershipOptions, GroupProtocol, Subscription } from './membership.js';
 

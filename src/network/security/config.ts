@@ -1,5 +1,5 @@
+import { ConfigError } from '../../options/config-error.js';
 import type { ConnectionOptions } from '../connection.js';
-import { ConfigError } from '../errors.js';
 import type { SecurityLogger } from './logger.js';
 import { saslAuthenticator } from './sasl/authenticator.js';
 import type { SaslMechanism } from './sasl/mechanism.js';

@@ -1,4 +1,5 @@
 import { crc32c } from '../../../codecs/crc.js';
+import { INT32_MAX, INT64_MAX } from '../../../codecs/limits.js';
 import { CorruptOffsetFileError } from '../errors.js';
 import type { StoredOffset } from '../offset-store.js';
 
@@ -31,8 +32,6 @@ import type { StoredOffset } from '../offset-store.js';
 export const FORMAT_MAGIC = 'tidemark-gtoffset';
 export const FORMAT_VERSION = 1;
 const COLUMNS = '# partition offset leader-epoch committed-at [metadata]';
-const INT32_MAX = 2 ** 31 - 1;
-const INT64_MAX = (1n << 63n) - 1n;
 /** 9999-12-31T23:59:59.999Z: the last instant `toISOString` writes with a four-digit year. */
 const MAX_TIME = 253402300799999;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompressionCodec, zstdCompressionAvailable } from '../../../codecs/compression/index.js';
 import { Client } from '../../../src/client.js';
-import { ConfigError } from '../../../src/network/errors.js';
+import { ConfigError } from '../../../src/options/config-error.js';
 import type { RecordMetadata } from '../../../src/producer/batch.js';
 import { bootstrap, legacyBootstrap, uniqueTopicName } from '../../harness/context.js';
 import { readBack } from './read-back.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client.js';
-import { ConfigError } from '../../../src/network/errors.js';
 import { InvalidOffsetCommitError } from '../../../src/offsets/errors.js';
+import { ConfigError } from '../../../src/options/config-error.js';
 import {
   ProducerFencedError,
   TransactionAbortableError,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBrokerAddress } from '../../../src/cluster/address.js';
 import { backoffDelay, sleep } from '../../../src/cluster/backoff.js';
-import { ConfigError } from '../../../src/network/errors.js';
+import { ConfigError } from '../../../src/options/config-error.js';
 
 describe('parseBrokerAddress', () => {
   it('parses host:port, IPv6 in brackets and bare IPv6', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TidemarkError } from '../../../codecs/errors.js';
 import { CallTimeoutError, Deadline, retry } from '../../../src/cluster/deadline.js';
-import { ConfigError, RequestAbortedError } from '../../../src/network/errors.js';
+import { RequestAbortedError } from '../../../src/network/errors.js';
+import { ConfigError } from '../../../src/options/config-error.js';
 
 const never = () => new Promise<never>(() => {});
 const retriable = (message: string) => new TidemarkError(message, { retriable: true });

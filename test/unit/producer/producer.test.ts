@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../protocol/error-codes.js';
 import { isKafkaError } from '../../../protocol/kafka-error.js';
-import { ConfigError } from '../../../src/network/errors.js';
+import { ConfigError } from '../../../src/options/config-error.js';
 import {
   BufferExhaustedError,
   DeliveryTimeoutError,

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '../../../protocol/error-codes.js';
 import { KafkaError } from '../../../protocol/kafka-error.js';
-import { ConfigError } from '../../../src/network/errors.js';
 import { BackwardCommitError, MemoryOffsetStore } from '../../../src/offsets/index.js';
+import { ConfigError } from '../../../src/options/config-error.js';
 import { resolveProducerOptions } from '../../../src/producer/options.js';
 import { LAST_CLASSIC_TRANSACTIONAL_PRODUCE, produceVersionFor } from '../../../src/producer/produce-request.js';
 import type { Producer } from '../../../src/producer/producer.js';

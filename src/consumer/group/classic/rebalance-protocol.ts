@@ -1,5 +1,5 @@
 import type { TopicPartition } from '../../../cluster/partition-errors.js';
-import { ConfigError } from '../../../network/errors.js';
+import { ConfigError } from '../../../options/config-error.js';
 import type { PartitionAssignor, RebalanceProtocol } from '../../assignors/assignor.js';
 import { GroupMembershipError } from '../errors.js';
 import { groupByTopic } from '../topic-partitions.js';

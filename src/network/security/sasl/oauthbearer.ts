@@ -1,4 +1,4 @@
-import { ConfigError } from '../../errors.js';
+import { ConfigError } from '../../../options/config-error.js';
 import { AuthenticationError } from '../errors.js';
 import type { SaslExchange, SaslMechanism } from './mechanism.js';
 

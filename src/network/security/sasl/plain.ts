@@ -1,4 +1,4 @@
-import { ConfigError } from '../../errors.js';
+import { ConfigError } from '../../../options/config-error.js';
 import type { SaslExchange, SaslMechanism } from './mechanism.js';
 
 /** SASL PLAIN (RFC 4616): the username and password in one message. Use it only over TLS. */

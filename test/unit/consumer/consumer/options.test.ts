@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '../../../../src/client.js';
 import { Consumer } from '../../../../src/consumer/consumer.js';
 import { resolveConsumerOptions } from '../../../../src/consumer/options.js';
-import { ConfigError } from '../../../../src/network/errors.js';
+import { ConfigError } from '../../../../src/options/config-error.js';
 
 describe('consumer options', () => {
   it("defaults: Java's where Java has one; auto-commit only with a group", () => {

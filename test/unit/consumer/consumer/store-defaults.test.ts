@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type ConsumerEventMap, type EventSink, loggingSink } from '../../../../src/consumer/events.js';
 import { resolveConsumerOptions } from '../../../../src/consumer/options.js';
-import { ConfigError } from '../../../../src/network/errors.js';
 import { FileOffsetStore } from '../../../../src/offsets/file/file-offset-store.js';
 import { MemoryOffsetStore } from '../../../../src/offsets/memory-offset-store.js';
+import { ConfigError } from '../../../../src/options/config-error.js';
 
 describe('offsetOutOfRange default', () => {
   const file = new FileOffsetStore({ dir: '/nonexistent-never-opened' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkSubscription, resolveOptions } from '../../../../src/consumer/group/options.js';
 import { PollTimer } from '../../../../src/consumer/group/poll-timer.js';
 import { SubscriptionResolver } from '../../../../src/consumer/group/subscription-resolver.js';
-import { ConfigError } from '../../../../src/network/errors.js';
+import { ConfigError } from '../../../../src/options/config-error.js';
 import { FakeTransport, until } from './fake-transport.js';
 
 describe('membership options', () => {

@@ -1,13 +1,13 @@
 /** The SASL driver, PLAIN and OAUTHBEARER messages, and security config validation, without a broker. */
 import { describe, expect, it } from 'vitest';
 import type { RequestFn } from '../../../../src/network/connection.js';
-import { ConfigError } from '../../../../src/network/errors.js';
 import { securityOptions } from '../../../../src/network/security/config.js';
 import { AuthenticationError, UnsupportedMechanismError } from '../../../../src/network/security/errors.js';
 import { redact } from '../../../../src/network/security/logger.js';
 import { authenticateSasl, reauthDelay } from '../../../../src/network/security/sasl/authenticator.js';
 import { OAuthBearerMechanism, oauthBearerClientFirst } from '../../../../src/network/security/sasl/oauthbearer.js';
 import { PlainMechanism } from '../../../../src/network/security/sasl/plain.js';
+import { ConfigError } from '../../../../src/options/config-error.js';
 
 const broker = { host: '127.0.0.1', port: 9093 };
 const SECRET = 'hunter2-very-secret';
