@@ -67,10 +67,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     const { positions, fetcher } = this.parts;
     const wanted = new Set(partitions.map((p) => partitionKey(p.topic, p.partition)));
     const dropped = [...positions.all()].filter((s) => !wanted.has(s.key) && s.phase !== 'revoking');
-    for (const s of dropped) {
-      s.phase = 'revoking';
-      fetcher.dropBuffered(s);
-    }
+    for (const s of dropped) fetcher.revoke(s);
     if (dropped.length > 0 && this.options.autoCommit) {
       // Queued while the states still count as owned; a failure is reported as a commit-failed event.
       const offsets = this.commits.processedOffsets((s) => dropped.includes(s));

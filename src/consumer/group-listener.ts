@@ -67,11 +67,8 @@ export function groupListener(ctx: GroupListenerContext): RebalanceListener {
     onRevoked: async (partitions) => {
       const states = owned(ctx.positions, partitions);
       const revoked = new Set(states);
-      for (const s of states) {
-        // Not fetched or delivered from now on; the state stays until its commits are done.
-        s.phase = 'revoking';
-        ctx.fetcher.dropBuffered(s);
-      }
+      // Not fetched or delivered from now on; the state stays until its commits are done.
+      for (const s of states) if (s.phase !== 'revoking') ctx.fetcher.revoke(s);
       if (!ctx.leaving())
         await withTimeout(
           ctx.delivery.whenSettled((s) => revoked.has(s)),

@@ -25,8 +25,7 @@ export class PositionControl {
     }
     const epoch = leaderEpoch ?? -1;
     this.fetcher.dropBuffered(s);
-    // With an epoch the position is checked against the leader's log before fetching, as Java's seek does.
-    s.moveTo(offset, epoch, epoch >= 0 ? 'validating' : 'fetching');
+    s.seek(offset, epoch);
     s.markProcessed(offset, epoch);
     s.allowBackward = true;
     this.changed();
@@ -43,16 +42,13 @@ export class PositionControl {
   pause(tps: readonly TopicPartition[]): void {
     for (const tp of tps) {
       const s = this.owned(tp);
-      if (s.paused) continue;
-      s.paused = true;
       // Fetched-ahead data of a paused partition would hold buffer room others need: drop it, fetch it again later.
-      this.fetcher.dropBuffered(s);
-      s.rewind();
+      if (s.pause()) this.fetcher.dropBuffered(s);
     }
   }
 
   resume(tps: readonly TopicPartition[]): void {
-    for (const tp of tps) this.owned(tp).paused = false;
+    for (const tp of tps) this.owned(tp).resume();
     this.changed();
   }
 
@@ -82,8 +78,7 @@ export class PositionControl {
     for (const tp of tps) {
       const s = this.owned(tp);
       this.fetcher.dropBuffered(s);
-      s.moveTo(s.position, s.positionEpoch, 'resetting');
-      s.resetTo = to;
+      s.requestReset(to);
     }
     this.changed();
   }

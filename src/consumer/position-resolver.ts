@@ -93,9 +93,7 @@ export class PositionResolver {
         reread: undefined,
         detectedBy,
       });
-      s.rewind();
-      s.phase = 'resetting';
-      s.resetTo = this.ctx.autoOffsetReset;
+      s.awaitReset(this.ctx.autoOffsetReset);
       return;
     }
     const reread = valid.offset < s.position ? { from: valid.offset, to: s.position } : undefined;
@@ -188,7 +186,7 @@ export class PositionResolver {
     states.forEach((s, i) => {
       if (s.generation !== gens.get(s)) return;
       if (checks[i].truncated) this.truncated(s, checks[i], 'offset-for-leader-epoch');
-      else s.phase = 'fetching';
+      else s.confirm();
     });
   }
 
@@ -230,7 +228,7 @@ export class PositionResolver {
       if (position.source === 'stored') {
         // Still in range (or no longer out of range): go on from it, dropping only what was fetched ahead.
         if (s.phase === 'resetting' && s.position === position.offset) {
-          s.phase = 'fetching';
+          s.confirm();
           return;
         }
         s.moveTo(position.offset, epoch);

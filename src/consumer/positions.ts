@@ -1,35 +1,21 @@
 import { partitionKey, type TopicPartition } from '../cluster/partition-errors.js';
 import type { ConsumerRecord } from './consumer-record.js';
 import { PartitionNotAssignedError } from './errors.js';
+import { IllegalTransitionError, nextPhase, type PartitionPhase, type PartitionTransition } from './partition-phase.js';
 
 /**
- * Where each assigned partition is: the consumer's answer to "what next?". The states live here; the fetch
- * loop, the position resolver, the delivery iterators and the commit engine each move their own fields.
+ * Where each assigned partition is: the consumer's answer to "what next?". The phase moves only through
+ * PartitionState's methods, each one transition of the table in partition-phase.ts; the fetch loop, the
+ * position resolver, the delivery iterators and the commit engine each move their own other fields.
  */
-
-export type PartitionPhase =
-  /** Waiting for the stored (committed) offset to be loaded, validated and range-checked. */
-  | 'initializing'
-  /** Waiting for a ListOffsets lookup: a seekToBeginning/End, or an auto reset after OFFSET_OUT_OF_RANGE. */
-  | 'resetting'
-  /** Waiting for OffsetForLeaderEpoch to confirm the position still exists after a leader change (KIP-320). */
-  | 'validating'
-  /** Has a valid position; fetched whenever not paused. */
-  | 'fetching'
-  /** Stopped by an error the application must act on (seek, or unassign); `error` says which. */
-  | 'failed'
-  /** Being revoked by the group: no longer fetched or delivered, kept only until its commits are flushed. */
-  | 'revoking';
 
 export type ResetStrategy = 'earliest' | 'latest';
 
 export class PartitionState {
   readonly key: string;
-  phase: PartitionPhase = 'initializing';
+  private current: PartitionPhase = 'initializing';
   /** For `resetting`: where to. Undefined means "by the out-of-range policy", from `position`. */
-  resetTo: ResetStrategy | undefined;
-  /** Set by an automatic correction so `resetting` can report what it skipped or re-read. */
-  resetReason: 'out-of-range' | undefined;
+  private resetStrategy: ResetStrategy | undefined;
   /** The next offset to hand to the application (the Java consumer's `position`). -1 until known. */
   position = -1n;
   /** Leader epoch of the record before `position`; -1 when unknown. */
@@ -45,7 +31,7 @@ export class PartitionState {
    * processed mark itself: a batch delivered before such a move must not mark anything processed afterwards.
    */
   moves = 0;
-  paused = false;
+  private pausedByApplication = false;
   /** A fetch naming this partition is on the wire (one at a time, whichever broker it goes to). */
   inFlight = false;
   /** Fetched bytes hold a corrupt batch: fetch no further until delivery reaches it and fails the partition. */
@@ -82,22 +68,112 @@ export class PartitionState {
     this.key = partitionKey(topic, partition);
   }
 
-  get isFetchable(): boolean {
-    return this.phase === 'fetching' && !this.paused && !this.inFlight && !this.stalled;
+  /** Where the partition is; changed only by the transitions below (partition-phase.ts lists them). */
+  get phase(): PartitionPhase {
+    return this.current;
   }
 
-  /** Moves the position (a seek, a reset, a truncation fix): everything fetched ahead is void. */
-  moveTo(offset: bigint, leaderEpoch: number, phase: PartitionPhase = 'fetching'): void {
+  /** For `resetting`: where to. Undefined means "by the out-of-range policy", from `position`. */
+  get resetTo(): ResetStrategy | undefined {
+    return this.resetStrategy;
+  }
+
+  /** Paused by the application: kept, not fetched or delivered until resumed. */
+  get paused(): boolean {
+    return this.pausedByApplication;
+  }
+
+  get isFetchable(): boolean {
+    return this.current === 'fetching' && !this.pausedByApplication && !this.inFlight && !this.stalled;
+  }
+
+  /** A lookup found where to go on (stored offset, a reset's answer, a truncation's fix): fetch from there. */
+  moveTo(offset: bigint, leaderEpoch: number): void {
+    this.step('found');
+    this.move(offset, leaderEpoch);
+  }
+
+  /** The lookup confirmed the position as it is: fetch on from it. */
+  confirm(): void {
+    this.step('confirm');
+  }
+
+  /** The application's seek: with a leader epoch the position is validated first (KIP-320), as Java's seek does. */
+  seek(offset: bigint, leaderEpoch: number): void {
+    this.step(leaderEpoch >= 0 ? 'seekValidated' : 'seek');
+    this.move(offset, leaderEpoch);
+  }
+
+  /** The application's seekToBeginning/End: a deliberate move whose target a ListOffsets lookup will give. */
+  requestReset(to: ResetStrategy): void {
+    this.step('requestReset');
+    this.move(this.position, this.positionEpoch);
+    this.resetStrategy = to;
+  }
+
+  /**
+   * The position fell out of the log: look it up again, `to` the given end or (undefined) by the out-of-range
+   * policy. Not a deliberate move: a batch in hand may still mark itself processed.
+   */
+  awaitReset(to: ResetStrategy | undefined): void {
+    this.step('awaitReset');
+    this.rewind();
+    this.resetStrategy = to;
+  }
+
+  /** The leader changed: confirm the position survived (KIP-320) before fetching on; drops what was fetched. */
+  awaitValidation(): void {
+    this.step('awaitValidation');
+    this.rewind();
+  }
+
+  /** Stops the partition until the application seeks. */
+  fail(error: Error): void {
+    this.step('fail');
+    this.generation++;
+    this.error = error;
+  }
+
+  /**
+   * The group revoked the partition or the application unassigned it: not fetched or delivered from now on,
+   * and any lookup or fetch still out for it is void (a new generation), as if it were already removed.
+   */
+  revoke(): void {
+    this.step('revoke');
+    this.generation++;
+  }
+
+  /** Pauses the partition; false when it already was. What was fetched ahead is dropped, fetched again later. */
+  pause(): boolean {
+    this.step('pause');
+    if (this.pausedByApplication) return false;
+    this.pausedByApplication = true;
+    this.rewind();
+    return true;
+  }
+
+  resume(): void {
+    this.step('pause');
+    this.pausedByApplication = false;
+  }
+
+  /** Takes `transition` from the current phase, or throws when the table does not allow it from there. */
+  private step(transition: PartitionTransition): void {
+    const next = nextPhase(this.current, transition);
+    if (next === undefined) throw new IllegalTransitionError(this.topic, this.partition, this.current, transition);
+    this.current = next;
+  }
+
+  /** Moves the position on purpose (a seek, a reset, a truncation fix): everything fetched ahead is void. */
+  private move(offset: bigint, leaderEpoch: number): void {
     this.generation++;
     this.moves++;
     this.position = offset;
     this.positionEpoch = leaderEpoch;
     this.fetchOffset = offset;
     this.fetchEpoch = leaderEpoch;
-    this.phase = phase;
     this.error = undefined;
-    this.resetTo = undefined;
-    this.resetReason = undefined;
+    this.resetStrategy = undefined;
     this.retryAt = 0;
     this.stalled = false;
   }
@@ -115,13 +191,6 @@ export class PartitionState {
     this.position = offset;
     this.positionEpoch = leaderEpoch;
     this.rewind();
-  }
-
-  /** Stops the partition until the application seeks. */
-  fail(error: Error): void {
-    this.generation++;
-    this.phase = 'failed';
-    this.error = error;
   }
 
   /** The processed mark: the offset after the last processed record and that record's leader epoch. */

@@ -1,8 +1,9 @@
-import { ProtocolError, TidemarkError } from '../../codecs/errors.js';
-import { ErrorCode } from '../../protocol/error-codes.js';
-import { KafkaError } from '../../protocol/kafka-error.js';
-import { backoffDelay } from '../cluster/backoff.js';
-import { isStaleMetadataCode } from '../cluster/metadata.js';
+/**
+ * The producer's sender loop (Java's Sender): which batches go to which leader and when, the in-flight produce
+ * requests, and the one timer for the next due moment. What each answer means for its batch (done, retried,
+ * split, failed) lives in sender-outcomes.ts.
+ */
+import { TidemarkError } from '../../codecs/errors.js';
 import { ConnectionError, ImplausibleResponseError, UnsupportedVersionError } from '../network/errors.js';
 import { closeIfTimedOut } from '../network/silent-connection.js';
 import type { RecordAccumulator } from './accumulator.js';
@@ -10,17 +11,11 @@ import { BATCH_OVERHEAD, type ProducerBatch } from './batch.js';
 import { BrokerLinks } from './broker-links.js';
 import type { BufferMemory } from './buffer-memory.js';
 import type { ProduceConnection, ProducerCluster, TopicView } from './cluster-view.js';
-import { DeliveryTimeoutError, DeliveryUncertainError } from './errors.js';
 import type { IdempotenceState } from './idempotence.js';
 import { ProducerIdFetcher } from './init-producer-id.js';
 import type { ResolvedProducerOptions } from './options.js';
-import {
-  buildProduceRequest,
-  matchAnswers,
-  type PartitionAnswer,
-  Produce,
-  produceVersionFor,
-} from './produce-request.js';
+import { buildProduceRequest, matchAnswers, Produce, produceVersionFor } from './produce-request.js';
+import { BatchOutcomes } from './sender-outcomes.js';
 
 export interface SenderParts {
   options: ResolvedProducerOptions;
@@ -47,15 +42,17 @@ export class Sender {
   private readonly o: ResolvedProducerOptions;
   private readonly links: BrokerLinks;
   private readonly producerIds: ProducerIdFetcher | undefined;
+  private readonly outcomes: BatchOutcomes;
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
-  private stopped = false;
+  private halted = false;
   /** An error that ends the producer (the cluster refused it a producer id). */
   fatalError: Error | undefined;
 
   constructor(private readonly parts: SenderParts) {
     this.o = parts.options;
+    this.outcomes = new BatchOutcomes(parts, this);
     this.links = new BrokerLinks(parts.cluster, this.o.maxInFlight, {
       opened: () => this.wake(),
       failed: (err) => {
@@ -83,16 +80,21 @@ export class Sender {
     return this.links.totalInFlight;
   }
 
+  /** True once `stop()` was called: a failed batch is no longer retried. */
+  get stopped(): boolean {
+    return this.halted;
+  }
+
   /** Runs soon (once, however many times it is asked before it runs). */
   wake = (): void => {
-    if (this.scheduled || this.stopped) return;
+    if (this.scheduled || this.halted) return;
     this.scheduled = true;
     setImmediate(() => this.run());
   };
 
   /** Runs at `at` (epoch ms) unless something runs it earlier. */
   wakeAt(at: number): void {
-    if (this.stopped || at >= this.timerAt) return;
+    if (this.halted || at >= this.timerAt) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerAt = at;
     this.timer = setTimeout(
@@ -107,7 +109,7 @@ export class Sender {
 
   /** Stops for good: no more runs or timers. Requests already sent still settle their batches. */
   stop(): void {
-    this.stopped = true;
+    this.halted = true;
     this.producerIds?.stop();
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
@@ -115,14 +117,14 @@ export class Sender {
 
   private run(): void {
     this.scheduled = false;
-    if (this.stopped) return;
+    if (this.halted) return;
     const { accumulator, memory, topics, idempotence } = this.parts;
     const now = Date.now();
     const fetchesIds = this.producerIds !== undefined && idempotence !== undefined;
     if (fetchesIds && (idempotence.resetWhereReady() || !idempotence.hasProducerId)) {
       this.producerIds?.fetch();
     }
-    for (const batch of accumulator.expire(now)) this.expire(batch);
+    for (const batch of accumulator.expire(now)) this.outcomes.expire(batch);
 
     const exhausted = memory.exhausted;
     const ready = accumulator.ready(now, (t, p) => topics.leaderOf(t, p), exhausted);
@@ -176,12 +178,12 @@ export class Sender {
       sent =
         this.o.acks === 0
           ? connection.request(Produce, body, { version, expectResponse: false }).then(() => {
-              for (const b of batches) this.onAnswer(b, undefined);
+              for (const b of batches) this.outcomes.onAnswer(b, undefined);
             })
           : connection.request(Produce, body, { version, timeoutMs: this.o.requestTimeoutMs }).then((response) => {
               throttleTimeMs = this.plausibleThrottle(response.throttleTimeMs, version);
               const answers = matchAnswers(response, batches, topicId);
-              for (const b of batches) this.onAnswer(b, answers.get(b));
+              for (const b of batches) this.outcomes.onAnswer(b, answers.get(b));
             });
     } catch (err) {
       sent = Promise.reject(err);
@@ -193,91 +195,12 @@ export class Sender {
         if (err instanceof ConnectionError) this.parts.topics.markAllStale(err);
         // Refused before a byte was written: a definite failure. Anything else may have reached the broker.
         const unsent = err instanceof UnsupportedVersionError;
-        for (const b of batches) if (b.outstanding) this.onNoAnswer(b, err, unsent);
+        for (const b of batches) if (b.outstanding) this.outcomes.onNoAnswer(b, err, unsent);
       })
       .finally(() => {
         this.links.settled(node, version, throttleTimeMs);
         this.wake();
       });
-  }
-
-  /** A partition's answer (undefined: acks 0, where the write itself is all there is). */
-  private onAnswer(batch: ProducerBatch, answer: PartitionAnswer | undefined): void {
-    batch.outstanding = false;
-    batch.outcomeUnknown = false;
-    if (batch.done) return;
-    if (answer === undefined) {
-      if (this.o.acks === 0) this.complete(batch, -1n, -1n);
-      else this.onError(batch, new TidemarkError('the broker did not answer for this partition', { retriable: true }));
-      return;
-    }
-    const code = answer.errorCode;
-    if (code === ErrorCode.NONE || code === ErrorCode.DUPLICATE_SEQUENCE_NUMBER) {
-      const implausible = implausibleAck(batch, answer);
-      if (implausible !== undefined) this.onNoAnswer(batch, implausible, false);
-      else this.complete(batch, answer.baseOffset, answer.logAppendTimeMs);
-      return;
-    }
-    const err = new KafkaError(code, {
-      message: answer.errorMessage ?? recordErrorText(answer),
-      context: { api: 'Produce', topic: batch.topic, partition: batch.partition },
-    });
-    if (code === ErrorCode.MESSAGE_TOO_LARGE && batch.recordCount > 1) {
-      this.split(batch);
-      return;
-    }
-    if (isStaleMetadataCode(code)) this.parts.topics.markStale(batch.topic, err);
-    const idempotence = this.parts.idempotence;
-    const sequenceError = code === ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER || code === ErrorCode.UNKNOWN_PRODUCER_ID;
-    if (idempotence !== undefined && sequenceError && batch.hasSequence) {
-      idempotence.onSequenceError(batch, code === ErrorCode.UNKNOWN_PRODUCER_ID);
-      this.retryOrFail(batch, err, true);
-      return;
-    }
-    this.retryOrFail(batch, err, err.retriable);
-  }
-
-  /** The request failed as a whole (connection lost, timed out): the broker may or may not have the batch. */
-  private onNoAnswer(batch: ProducerBatch, err: unknown, unsent: boolean): void {
-    batch.outstanding = false;
-    batch.outcomeUnknown = !unsent;
-    if (!unsent) batch.mayHaveBeenWritten = true;
-    if (batch.done) return;
-    if (err instanceof ProtocolError && !unsent) {
-      // An answer came but cannot be trusted: the broker may have appended the batch. Idempotence makes a
-      // resend safe (the broker recognises the sequence and answers with the original offset); without it a
-      // resend could write the records twice, so the caller hears that they may have been written.
-      if (this.parts.idempotence !== undefined) this.retryOrFail(batch, err, true);
-      else this.failBatch(batch, new DeliveryUncertainError(batch.topic, batch.partition, err));
-      return;
-    }
-    this.onError(batch, err);
-  }
-
-  private onError(batch: ProducerBatch, err: unknown): void {
-    this.retryOrFail(batch, err, err instanceof TidemarkError && err.retriable);
-  }
-
-  /** Retries within the delivery timeout and the retry count; otherwise the batch fails with `err`. */
-  private retryOrFail(batch: ProducerBatch, err: unknown, retriable: boolean): void {
-    batch.lastError = err;
-    const now = Date.now();
-    const inTime = now - batch.createdAt < this.o.deliveryTimeoutMs;
-    if (retriable && inTime && batch.attempts <= this.o.retries && !this.stopped) {
-      batch.retryAt =
-        now +
-        backoffDelay(batch.attempts, {
-          initialMs: this.o.retryBackoffMs,
-          maxMs: this.o.retryBackoffMaxMs,
-        });
-      this.parts.accumulator.reenqueue(batch);
-      this.wakeAt(batch.retryAt);
-      return;
-    }
-    if (retriable && !inTime) this.failBatch(batch, this.timeoutError(batch, err));
-    else if (err instanceof ProtocolError && batch.mayHaveBeenWritten) {
-      this.failBatch(batch, new DeliveryUncertainError(batch.topic, batch.partition, err));
-    } else this.failBatch(batch, asError(err));
   }
 
   /**
@@ -296,41 +219,9 @@ export class Sender {
     return cap;
   }
 
-  private split(batch: ProducerBatch): void {
-    const halves = batch.split();
-    this.parts.idempotence?.onSplit(batch, halves);
-    // Halves go back in reverse so that the first half ends up first.
-    for (const half of halves.reverse()) this.parts.accumulator.reenqueue(half);
-    this.wake();
-  }
-
-  /** A queued batch outlived the delivery timeout. */
-  private expire(batch: ProducerBatch): void {
-    this.failBatch(batch, this.timeoutError(batch, batch.lastError));
-  }
-
-  private timeoutError(batch: ProducerBatch, lastError: unknown): DeliveryTimeoutError {
-    return new DeliveryTimeoutError(
-      batch.topic,
-      batch.partition,
-      this.o.deliveryTimeoutMs,
-      batch.mayHaveBeenWritten,
-      lastError,
-    );
-  }
-
-  private complete(batch: ProducerBatch, baseOffset: bigint, logAppendTime: bigint): void {
-    this.parts.idempotence?.onAppended(batch);
-    this.parts.memory.release(batch.reservedBytes);
-    batch.complete(baseOffset, logAppendTime);
-  }
-
   /** Fails a batch for good; its records' promises reject with `err`. */
   failBatch(batch: ProducerBatch, err: Error): void {
-    if (batch.done) return;
-    this.parts.idempotence?.onFailed(batch);
-    this.parts.memory.release(batch.reservedBytes);
-    batch.fail(err);
+    this.outcomes.failBatch(batch, err);
   }
 
   /** Ends the producer: every queued batch fails with `err`; so will every later send. */
@@ -338,32 +229,4 @@ export class Sender {
     this.fatalError ??= err;
     for (const batch of this.parts.accumulator.takeAll()) this.failBatch(batch, err);
   }
-}
-
-/** Offsets no broker acknowledges an append with: below -1, -1 for a fresh append, or past the int64 range. */
-function implausibleAck(batch: ProducerBatch, answer: PartitionAnswer): ImplausibleResponseError | undefined {
-  const { baseOffset, logStartOffset } = answer;
-  const fresh = answer.errorCode === ErrorCode.NONE;
-  let problem: string | undefined;
-  if (baseOffset < -1n || (fresh && baseOffset < 0n)) problem = `base offset ${baseOffset} is negative`;
-  else if (baseOffset + BigInt(batch.recordCount) > INT64_MAX) problem = `base offset ${baseOffset} overflows`;
-  else if (fresh && logStartOffset > baseOffset) {
-    problem = `base offset ${baseOffset} lies below the log start offset ${logStartOffset}`;
-  }
-  if (problem === undefined) return undefined;
-  return new ImplausibleResponseError(`acknowledgement for ${batch.topic}-${batch.partition}: ${problem}`, {
-    api: 'ProduceResponse',
-    field: 'baseOffset',
-  });
-}
-
-const INT64_MAX = 0x7fffffffffffffffn;
-
-function recordErrorText(answer: PartitionAnswer): string | null {
-  if (answer.recordErrors.length === 0) return null;
-  return answer.recordErrors.map((e) => `record ${e.batchIndex}: ${e.message ?? 'invalid'}`).join('; ');
-}
-
-function asError(err: unknown): Error {
-  return err instanceof Error ? err : new TidemarkError(String(err));
 }

@@ -97,6 +97,12 @@ export class Fetcher {
     this.buffer.drop((chunk) => chunk.state === state);
   }
 
+  /** Stops fetching and delivering the partition for good (a revoke or unassign); its state stays until removed. */
+  revoke(state: PartitionState): void {
+    state.revoke();
+    this.dropBuffered(state);
+  }
+
   /** Stops the partition with an error the application will see. */
   fail(state: PartitionState, error: Error): void {
     this.dropBuffered(state);
@@ -151,8 +157,7 @@ export class Fetcher {
         // A new leader: make sure the position survived the change before fetching on (KIP-320).
         state.leaderEpoch = route.leaderEpoch;
         this.dropBuffered(state);
-        state.rewind();
-        state.phase = 'validating';
+        state.awaitValidation();
         unresolved.push(state);
         continue;
       }
@@ -223,10 +228,7 @@ export class Fetcher {
     const s = sent.state;
     // The fetched offset is gone from the log (retention, DeleteRecords) or past its end: let the policy decide.
     this.dropBuffered(s);
-    s.rewind();
-    s.phase = 'resetting';
-    s.resetTo = undefined;
-    s.resetReason = 'out-of-range';
+    s.awaitReset(undefined);
   }
 
   private diverged(sent: SentPartition, divergingEpoch: { epoch: number; endOffset: bigint }): void {
