@@ -34,7 +34,12 @@ const NOT_NAMEABLE = [
  * Error classes that never reach users: a conformance check's verdict, thrown inside the check and always caught
  * by the runner (src/conformance/runner.ts, runOne), which turns it into the result's `fail` or `skip`.
  */
-const INTERNAL_ERRORS = ['CheckFailed (src/conformance/probe.ts)', 'CheckSkipped (src/conformance/probe.ts)'];
+// Errors that never reach an application: the conformance probe's own, and a consumer bug (an illegal phase step).
+const INTERNAL_ERRORS = [
+  'CheckFailed (src/conformance/probe.ts)',
+  'CheckSkipped (src/conformance/probe.ts)',
+  'IllegalTransitionError (src/consumer/partition-phase.ts)',
+];
 
 let report: PublicApiReport;
 
