@@ -86,15 +86,6 @@ export function errorName(code: number): KafkaErrorName {
   return errorInfo(code)?.name ?? 'UNKNOWN_ERROR_CODE';
 }
 
-export function isRetriable(code: number): boolean {
-  return errorInfo(code)?.retriable ?? false;
-}
-
-/** Throws the matching `KafkaError` unless `code` is 0 (`NONE`). */
-export function throwIfError(code: number, options?: KafkaErrorOptions): void {
-  if (code !== 0) throw new KafkaError(code, options);
-}
-
 /** Whether `err` is a `KafkaError`, and when `name` is given, one with that Kafka name. */
 export function isKafkaError(err: unknown, name?: KafkaErrorName): err is KafkaError {
   return err instanceof KafkaError && (name === undefined || err.errorName === name);

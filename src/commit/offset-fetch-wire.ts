@@ -6,7 +6,7 @@ import {
 } from '../../protocol/apis/offset-fetch.js';
 import { kafkaError } from '../../protocol/kafka-error.js';
 import { isRetriable } from '../cluster/deadline.js';
-import { groupBy } from '../cluster/group-by.js';
+import { groupByTopic } from '../cluster/group-by.js';
 import { PartitionErrors, type PartitionFailure, partitionKey } from '../cluster/partition-errors.js';
 import { clientVersions } from '../network/api-versions.js';
 import { UnsupportedVersionError } from '../network/errors.js';
@@ -33,7 +33,10 @@ export function fetchRequest(
     }
     return {
       groupId: g.groupId,
-      topics: g.partitions == null ? null : byTopic(g.partitions).map(([name, p]) => ({ name, partitionIndexes: p })),
+      topics:
+        g.partitions == null
+          ? null
+          : groupByTopic(g.partitions).map(({ topic, partitions }) => ({ name: topic, partitionIndexes: partitions })),
       requireStable,
     };
   }
@@ -45,7 +48,11 @@ export function fetchRequest(
       topics:
         g.partitions == null
           ? null
-          : byTopic(g.partitions).map(([name, p]) => ({ name, topicId: ids?.get(name), partitionIndexes: p })),
+          : groupByTopic(g.partitions).map(({ topic, partitions }) => ({
+              name: topic,
+              topicId: ids?.get(topic),
+              partitionIndexes: partitions,
+            })),
     })),
     requireStable,
   };
@@ -122,13 +129,6 @@ function withRequested(offsets: CommittedOffset[], query: GroupOffsetsQuery): Co
         metadata: null,
       },
   );
-}
-
-function byTopic(partitions: readonly { topic: string; partition: number }[]): [string, number[]][] {
-  return [...groupBy(partitions, (p) => p.topic)].map(([topic, list]) => [
-    topic,
-    [...new Set(list.map((p) => p.partition))],
-  ]);
 }
 
 function unsupported(what: string, version: number, broker: string): never {

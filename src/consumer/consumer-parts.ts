@@ -30,6 +30,8 @@ export interface ConsumerHost {
 /** What the Consumer lends its parts: its event emitter, its membership (once subscribed), its closed state. */
 export interface ConsumerHooks {
   emit(name: ConsumerEventName, payload: unknown): void;
+  /** Whether the Consumer has listeners for `name` (events nobody observes are not built). */
+  listens(name: ConsumerEventName): boolean;
   membership(): GroupMembership | undefined;
   isClosed(): boolean;
   /** Closing or unsubscribing: the group is being left on the application's own call. */
@@ -68,7 +70,7 @@ export function buildParts(
   const requestTimeoutMs = options.fetch.requestTimeoutMs;
   const positions = new Positions();
   const metrics = new MetricsRecorder();
-  const emit = loggingSink(eventSink(hooks.emit), options.logger);
+  const emit = loggingSink(eventSink(hooks.emit, hooks.listens), options.logger);
   const closing = new AbortController();
   // Every lookup of every partition listens to it while running; that is many listeners, not a leak.
   setMaxListeners(0, closing.signal);

@@ -50,6 +50,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     super();
     this.parts = buildParts(host, options, host.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, {
       emit: (name, payload) => this.emit(name, payload as never),
+      listens: (name) => this.listenerCount(name) > 0,
       membership: () => this.membership,
       isClosed: () => this.closing !== undefined,
       isLeaving: () => this.closing !== undefined || this.unsubscribing,

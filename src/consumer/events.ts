@@ -124,20 +124,35 @@ export const CONSUMER_CHANNELS: { readonly [K in ConsumerEventName]: ReturnType<
 };
 
 /** Where the consumer's parts send events: the Consumer's emit, plus the diagnostics channel. */
-export type EventSink = <K extends ConsumerEventName>(name: K, payload: ConsumerEventMap[K][0]) => void;
+export interface EventSink {
+  <K extends ConsumerEventName>(name: K, payload: ConsumerEventMap[K][0]): void;
+  /** Whether an event `name` would reach anyone; a sink without it (a test's) counts as always observed. */
+  observed?(name: ConsumerEventName): boolean;
+}
 
-/** Publishes on the channel (when anyone listens) and hands the event to `emit`. */
-export function eventSink(emit: (name: ConsumerEventName, payload: unknown) => void): EventSink {
-  return (name, payload) => {
+/**
+ * Publishes on the channel (when anyone listens) and hands the event to `emit`; `listens` says whether the
+ * Consumer has listeners for an event, so that `isObserved` can tell when nobody would see one.
+ */
+export function eventSink(
+  emit: (name: ConsumerEventName, payload: unknown) => void,
+  listens: (name: ConsumerEventName) => boolean,
+): EventSink {
+  const sink: EventSink = (name, payload) => {
     const ch = CONSUMER_CHANNELS[name];
     if (ch.hasSubscribers) ch.publish(payload);
     emit(name, payload);
   };
+  sink.observed = (name) => CONSUMER_CHANNELS[name].hasSubscribers || listens(name);
+  return sink;
 }
 
-/** Whether anyone observes `name` (so the fetch loop builds its per-request event only when someone reads it). */
-export function channelObserved(name: ConsumerEventName): boolean {
-  return CONSUMER_CHANNELS[name].hasSubscribers;
+/**
+ * Whether anyone would see an event `name` from `sink`: a part that emits often (the fetch loop, once per
+ * request) builds the payload only when this is true, so an unobserved consumer builds nothing for it.
+ */
+export function isObserved(sink: EventSink, name: ConsumerEventName): boolean {
+  return sink.observed?.(name) ?? true;
 }
 
 /**
@@ -149,7 +164,7 @@ export function loggingSink(
   logger: ((event: string, fields: Record<string, unknown>) => void) | undefined,
 ): EventSink {
   if (logger === undefined) return sink;
-  return (name, payload) => {
+  const logged: EventSink = (name, payload) => {
     try {
       if (name === 'offset-reset') {
         const e = payload as OffsetResetEvent;
@@ -166,6 +181,8 @@ export function loggingSink(
     }
     sink(name, payload);
   };
+  logged.observed = (name) => name === 'offset-reset' || name === 'truncation' || isObserved(sink, name);
+  return logged;
 }
 
 function describeTruncation(e: TruncationEvent): string {

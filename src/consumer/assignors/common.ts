@@ -1,10 +1,5 @@
-import {
-  AssignorError,
-  type AssignorMember,
-  type GroupAssignment,
-  type TopicInfo,
-  type TopicPartitions,
-} from './assignor.js';
+import { groupByTopic } from '../../cluster/group-by.js';
+import { AssignorError, type AssignorMember, type GroupAssignment, type TopicInfo } from './assignor.js';
 import { javaHashOrder, javaStringHash, topicPartitionHash } from './java-hash.js';
 
 /**
@@ -199,19 +194,4 @@ export function toGroupAssignment(
   const out: GroupAssignment = new Map();
   for (const id of members) out.set(id, { partitions: groupByTopic(raw.get(id) ?? []) });
   return out;
-}
-
-export function groupByTopic(tps: readonly { topic: string; partition: number }[]): TopicPartitions[] {
-  const byTopic = new Map<string, number[]>();
-  for (const tp of tps) {
-    let list = byTopic.get(tp.topic);
-    if (list === undefined) {
-      list = [];
-      byTopic.set(tp.topic, list);
-    }
-    list.push(tp.partition);
-  }
-  return [...byTopic.keys()]
-    .sort(compareStrings)
-    .map((topic) => ({ topic, partitions: byTopic.get(topic)!.sort((a, b) => a - b) }));
 }

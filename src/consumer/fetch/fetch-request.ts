@@ -1,5 +1,6 @@
 import type { FetchRequestInput } from '../../../protocol/apis/fetch.js';
-import type { SessionPartition, SessionRequest } from './fetch-session.js';
+import { groupBy } from '../../cluster/group-by.js';
+import type { SessionRequest } from './fetch-session.js';
 
 /** The fetch settings every request uses (resolved consumer options). */
 export interface FetchSettings {
@@ -45,9 +46,10 @@ export function buildFetchRequest(
     isolationLevel: settings.readCommitted ? 1 : 0,
     sessionId: session.sessionId,
     sessionEpoch: session.sessionEpoch,
-    topics: byTopic(session.send).map(([first, list]) => ({
-      topic: first.topic,
-      topicId: first.topicId,
+    // Topics in first-seen order: the broker answers in request order.
+    topics: [...groupBy(session.send, (p) => p.topic).values()].map((list) => ({
+      topic: list[0].topic,
+      topicId: list[0].topicId,
       partitions: list.map((p) => ({
         partition: p.partition,
         currentLeaderEpoch: p.currentLeaderEpoch,
@@ -60,22 +62,11 @@ export function buildFetchRequest(
     rackId: settings.rackId,
   };
   if (version >= 7) {
-    request.forgottenTopicsData = byTopic(session.forget).map(([first, list]) => ({
-      topic: first.topic,
-      topicId: first.topicId,
+    request.forgottenTopicsData = [...groupBy(session.forget, (p) => p.topic).values()].map((list) => ({
+      topic: list[0].topic,
+      topicId: list[0].topicId,
       partitions: list.map((p) => p.partition),
     }));
   }
   return request;
-}
-
-/** Partitions grouped by topic, in first-seen order (the broker answers in request order). */
-function byTopic(partitions: readonly SessionPartition[]): [SessionPartition, SessionPartition[]][] {
-  const groups = new Map<string, [SessionPartition, SessionPartition[]]>();
-  for (const p of partitions) {
-    const group = groups.get(p.topic);
-    if (group === undefined) groups.set(p.topic, [p, [p]]);
-    else group[1].push(p);
-  }
-  return [...groups.values()];
 }

@@ -4,7 +4,7 @@ import { backoffDelay } from '../../cluster/backoff.js';
 import type { Connection } from '../../network/connection.js';
 import { RequestAbortedError, UnsupportedVersionError } from '../../network/errors.js';
 import { closeIfTimedOut } from '../../network/silent-connection.js';
-import type { EventSink } from '../events.js';
+import { type EventSink, isObserved } from '../events.js';
 import type { MetricsRecorder } from '../metrics.js';
 import type { PartitionState } from '../positions.js';
 import { buildFetchRequest, type FetchSettings, LAST_VERSION_WITH_NAMES } from './fetch-request.js';
@@ -182,14 +182,16 @@ export class FetchSource {
       }
     }
     this.ctx.metrics.bytesFetched += bytes;
-    this.ctx.emit('fetch', {
-      nodeId: this.nodeId,
-      partitionsSent: step.send.length,
-      partitionsReceived: received,
-      bytes,
-      latencyMs,
-      version,
-      sessionId: this.session.id,
-    });
+    if (isObserved(this.ctx.emit, 'fetch')) {
+      this.ctx.emit('fetch', {
+        nodeId: this.nodeId,
+        partitionsSent: step.send.length,
+        partitionsReceived: received,
+        bytes,
+        latencyMs,
+        version,
+        sessionId: this.session.id,
+      });
+    }
   }
 }

@@ -23,21 +23,7 @@ export function union(a: Iterable<TopicPartition>, b: Iterable<TopicPartition>):
   return sortPartitions(seen.values());
 }
 
-/** `{ topic, partitions }` entries, topics in name order and partitions ascending, as the wire groups them. */
-export function groupByTopic(list: Iterable<TopicPartition>): Array<{ topic: string; partitions: number[] }> {
-  const byTopic = new Map<string, number[]>();
-  for (const tp of sortPartitions(list)) {
-    let partitions = byTopic.get(tp.topic);
-    if (partitions === undefined) {
-      partitions = [];
-      byTopic.set(tp.topic, partitions);
-    }
-    if (partitions[partitions.length - 1] !== tp.partition) partitions.push(tp.partition);
-  }
-  return [...byTopic].map(([topic, partitions]) => ({ topic, partitions }));
-}
-
-/** The inverse of groupByTopic. */
+/** The inverse of groupByTopic (src/cluster/group-by.ts). */
 export function flattenTopics(grouped: Iterable<{ topic: string; partitions: readonly number[] }>): TopicPartition[] {
   const out: TopicPartition[] = [];
   for (const t of grouped) for (const partition of t.partitions) out.push({ topic: t.topic, partition });

@@ -1,7 +1,7 @@
 /** Reads a whole topic back with tidemark's own Fetch and record decoder (CRC checked), for comparisons. */
 import { decodeRecords, type RecordBatch } from '../../../codecs/records/index.js';
 import { Fetch } from '../../../protocol/index.js';
-import { throwIfError } from '../../../protocol/kafka-error.js';
+import { kafkaError } from '../../../protocol/kafka-error.js';
 import type { Client } from '../../../src/client.js';
 import type { ComparableRecord } from './record-spec.js';
 
@@ -39,9 +39,9 @@ export async function readBack(client: Client, topic: string, timeoutMs = 30_000
           },
         ],
       });
-      throwIfError(res.errorCode);
+      if (res.errorCode !== 0) throw kafkaError(res.errorCode, { context: { api: 'Fetch' } });
       const p = res.responses[0].partitions[0];
-      throwIfError(p.errorCode);
+      if (p.errorCode !== 0) throw kafkaError(p.errorCode, { context: { api: 'Fetch', topic, partition } });
       if (p.records !== null && p.records.length > 0) {
         for (const batch of decodeRecords(p.records, { topic, partition }).batches) {
           if (batch.lastOffset < offset) continue;

@@ -1,14 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ProtocolError, TidemarkError } from '../../../codecs/errors.js';
 import { ERROR_TABLE, ErrorCode, type ErrorName, errorInfo, errorInfoByName } from '../../../protocol/error-codes.js';
-import {
-  errorName,
-  isKafkaError,
-  isRetriable,
-  KafkaError,
-  kafkaError,
-  throwIfError,
-} from '../../../protocol/kafka-error.js';
+import { errorName, isKafkaError, KafkaError, kafkaError } from '../../../protocol/kafka-error.js';
 
 // Transcribed from Kafka 4.2: Errors.java for names and codes, and the javadoc class hierarchy (subclasses of
 // RetriableException, RefreshRetriableException and InvalidMetadataException) for the flag.
@@ -62,7 +55,7 @@ const KAFKA_RETRIABLE = [
 describe('error code table', () => {
   it.each(KAFKA_SAMPLE)('code %i is %s, retriable %s', (code, name, retriable) => {
     expect(errorName(code)).toBe(name);
-    expect(isRetriable(code)).toBe(retriable);
+    expect(kafkaError(code).retriable).toBe(retriable);
     expect(errorInfoByName(name)?.code).toBe(code);
   });
 
@@ -104,7 +97,7 @@ describe('error code table', () => {
     expect(errorInfo(-2)).toBeUndefined();
     expect(errorInfoByName('NOT_LEADER_FOR_PARTITION')).toBeUndefined();
     expect(errorName(9999)).toBe('UNKNOWN_ERROR_CODE');
-    expect(isRetriable(9999)).toBe(false);
+    expect(kafkaError(9999).retriable).toBe(false);
   });
 });
 
@@ -165,25 +158,6 @@ describe('KafkaError', () => {
   it('keeps the cause', () => {
     const cause = new Error('inner');
     expect(kafkaError(-1, { cause }).cause).toBe(cause);
-  });
-});
-
-describe('throwIfError', () => {
-  it('does nothing for NONE', () => {
-    expect(() => throwIfError(0)).not.toThrow();
-  });
-
-  it('throws the matching KafkaError for any other code', () => {
-    let caught: unknown;
-    try {
-      throwIfError(15, { context: { api: 'FindCoordinator' } });
-    } catch (err) {
-      caught = err;
-    }
-    expect(isKafkaError(caught, 'COORDINATOR_NOT_AVAILABLE')).toBe(true);
-    expect((caught as KafkaError).retriable).toBe(true);
-    expect((caught as KafkaError).context.api).toBe('FindCoordinator');
-    expect(() => throwIfError(-1)).toThrow(KafkaError);
   });
 });
 

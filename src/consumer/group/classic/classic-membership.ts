@@ -1,4 +1,5 @@
 import { backoffDelay } from '../../../cluster/backoff.js';
+import { groupByTopic } from '../../../cluster/group-by.js';
 import type { TopicPartition } from '../../../cluster/partition-errors.js';
 import type { RebalanceProtocol } from '../../assignors/assignor.js';
 import type { GroupTransport } from '../coordinator-link.js';
@@ -9,7 +10,7 @@ import { MembershipBase } from '../membership-base.js';
 import type { ResolvedOptions } from '../options.js';
 import { type Recovery, recoveryFor } from '../recovery.js';
 import { SubscriptionResolver } from '../subscription-resolver.js';
-import { groupByTopic, minus } from '../topic-partitions.js';
+import { minus } from '../topic-partitions.js';
 import { ClassicHeartbeat } from './classic-heartbeat.js';
 import { type Generation, type JoinResult, joinAndSync, NO_GENERATION, resetGeneration } from './join-sync.js';
 import { computeGroupAssignment } from './leader.js';

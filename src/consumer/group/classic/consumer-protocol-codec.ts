@@ -7,9 +7,10 @@ import {
   decodeConsumerProtocol,
   encodeConsumerProtocol,
 } from '../../../../protocol/consumer-protocol-codec.js';
+import { groupByTopic } from '../../../cluster/group-by.js';
 import type { TopicPartition } from '../../../cluster/partition-errors.js';
 import type { TopicPartitions } from '../../assignors/assignor.js';
-import { flattenTopics, groupByTopic } from '../topic-partitions.js';
+import { flattenTopics } from '../topic-partitions.js';
 
 /**
  * The classic consumer protocol's embedded messages (JoinGroup `protocols[].metadata`, SyncGroup `assignment`)

@@ -1,8 +1,8 @@
+import { groupByTopic } from '../../../cluster/group-by.js';
 import type { TopicPartition } from '../../../cluster/partition-errors.js';
 import { ConfigError } from '../../../options/config-error.js';
 import type { PartitionAssignor, RebalanceProtocol } from '../../assignors/assignor.js';
 import { GroupMembershipError } from '../errors.js';
-import { groupByTopic } from '../topic-partitions.js';
 import { encodeSubscription } from './consumer-protocol-codec.js';
 
 /**

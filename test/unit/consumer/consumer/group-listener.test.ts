@@ -43,7 +43,13 @@ function setUp(user: RebalanceListener = {}, revokeTimeoutMs = 5_000) {
     { cluster: kafka.asCluster(), coordinators: {} as Coordinators },
     { groupId: 'g', offsetStore: store, autoOffsetReset: 'earliest', fetchMaxWaitMs: 10, revokeTimeoutMs },
     30_000,
-    { emit: () => {}, membership: () => membership, isClosed: () => false, isLeaving: () => false },
+    {
+      emit: () => {},
+      listens: () => false,
+      membership: () => membership,
+      isClosed: () => false,
+      isLeaving: () => false,
+    },
   );
   const listener = groupListener({ ...parts.listenerContext(), groupId: 'g', user });
   return { parts, listener, store };
