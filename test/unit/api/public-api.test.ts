@@ -31,10 +31,10 @@ const NOT_NAMEABLE = [
 ];
 
 /**
- * Error classes that never reach users: a conformance check's verdict, thrown inside the check and always caught
- * by the runner (src/conformance/runner.ts, runOne), which turns it into the result's `fail` or `skip`.
+ * Error classes that are not part of the API: a conformance check's verdict, thrown inside the check and always
+ * caught by the runner (src/conformance/runner.ts, runOne), which turns it into the result's `fail` or `skip`;
+ * and a partition phase transition the consumer's own table forbids, which only a consumer bug can raise.
  */
-// Errors that never reach an application: the conformance probe's own, and a consumer bug (an illegal phase step).
 const INTERNAL_ERRORS = [
   'CheckFailed (src/conformance/probe.ts)',
   'CheckSkipped (src/conformance/probe.ts)',
