@@ -165,7 +165,6 @@ export type {
   FetchOffsetsOptions,
   GroupMembership,
   GroupOffsetsQuery,
-  OffsetToCommit,
 } from './commit/index.js';
 export type { CommitCluster, CommitContext } from './commit/types.js';
 export {
@@ -236,7 +235,6 @@ export {
   type LatencySummary,
   LogTruncationError,
   type OffsetResetEvent,
-  type OffsetToStore,
   type PartitionLag as ConsumerPartitionLag,
   PartitionNotAssignedError,
   type RebalanceEvent,
@@ -300,7 +298,13 @@ export {
   type OutOfRangePolicy,
   type StoredOffset,
 } from './offsets/index.js';
-export type { CommitOptions, GroupGeneration, LoadedOffsets } from './offsets/offset-store.js';
+export type {
+  CommitOptions,
+  GroupGeneration,
+  LoadedOffsets,
+  OffsetToCommit,
+  OffsetToStore,
+} from './offsets/offset-store.js';
 export type {
   CheckedPosition,
   OffsetCorrection,

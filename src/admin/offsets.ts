@@ -16,7 +16,8 @@ import {
 import type { TopicPartition } from '../cluster/partition-errors.js';
 import { type CommitOffsetsOptions, commitOffsets } from '../commit/offset-commit.js';
 import { type FetchOffsetsOptions, fetchCommittedOffsets, type GroupOffsetsQuery } from '../commit/offset-fetch.js';
-import type { CommittedOffset, OffsetToCommit } from '../commit/types.js';
+import type { CommittedOffset } from '../commit/types.js';
+import type { OffsetCommit } from '../offsets/offset-store.js';
 import type { GroupAdminContext } from './group-context.js';
 
 /** The answer of offsetsForTimes for one partition. */
@@ -88,7 +89,7 @@ export class Offsets {
   }
 
   /** Commits offsets for a group: standalone by default, or as a member (`options.member`). */
-  commit(groupId: string, offsets: readonly OffsetToCommit[], options?: CommitOffsetsOptions): Promise<void> {
+  commit(groupId: string, offsets: readonly OffsetCommit[], options?: CommitOffsetsOptions): Promise<void> {
     return commitOffsets(this.ctx, groupId, offsets, options);
   }
 

@@ -5,6 +5,5 @@ export type {
   CommitContext,
   CommittedOffset,
   GroupMembership,
-  OffsetToCommit,
   TopicPartition,
 } from './types.js';

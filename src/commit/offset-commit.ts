@@ -1,5 +1,5 @@
 import { TidemarkError } from '../../codecs/errors.js';
-import { OffsetCommit, type OffsetCommitRequestInput } from '../../protocol/apis/offset-commit.js';
+import { OffsetCommit as OffsetCommitApi, type OffsetCommitRequestInput } from '../../protocol/apis/offset-commit.js';
 import { kafkaError } from '../../protocol/kafka-error.js';
 import { type CallOptions, Deadline, isRetriable } from '../cluster/deadline.js';
 import { groupBy } from '../cluster/group-by.js';
@@ -7,8 +7,9 @@ import { type PartitionFailure, partitionKey, throwPartitionFailures } from '../
 import { clientVersions } from '../network/api-versions.js';
 import type { Connection } from '../network/connection.js';
 import { UnsupportedVersionError } from '../network/errors.js';
+import type { OffsetCommit } from '../offsets/offset-store.js';
 import { topicIdsOf, versionForTopics } from './topic-ids.js';
-import type { CommitContext, GroupMembership, OffsetToCommit } from './types.js';
+import type { CommitContext, GroupMembership } from './types.js';
 
 export interface CommitOffsetsOptions extends CallOptions {
   /** Commit as this group member; without it the commit is standalone (generation -1, no member id). */
@@ -26,19 +27,19 @@ export interface CommitOffsetsOptions extends CallOptions {
 export async function commitOffsets(
   ctx: CommitContext,
   groupId: string,
-  offsets: readonly OffsetToCommit[],
+  offsets: readonly OffsetCommit[],
   options: CommitOffsetsOptions = {},
 ): Promise<void> {
   checkGroupId(groupId);
   const deadline = Deadline.of('OffsetCommit', options, ctx.requestTimeoutMs);
   // Within one call a later entry for the same partition wins.
-  const pending = new Map<string, OffsetToCommit>();
+  const pending = new Map<string, OffsetCommit>();
   for (const o of offsets) {
     checkOffset(o);
     pending.set(partitionKey(o.topic, o.partition), o);
   }
   const failures: PartitionFailure[] = [];
-  const committed: OffsetToCommit[] = [];
+  const committed: OffsetCommit[] = [];
   if (pending.size === 0) return;
   await ctx.coordinators.call('group', groupId, deadline, async (connection) => {
     const ids = await topicIdsOf(
@@ -46,9 +47,9 @@ export async function commitOffsets(
       [...pending.values()].map((o) => o.topic),
       deadline,
     );
-    const version = versionForTopics(connection, OffsetCommit, options.version, ids !== undefined);
+    const version = versionForTopics(connection, OffsetCommitApi, options.version, ids !== undefined);
     const request = commitRequest(groupId, [...pending.values()], options.member, version, ids, connection);
-    const response = await connection.request(OffsetCommit, request, {
+    const response = await connection.request(OffsetCommitApi, request, {
       ...deadline.requestOptions(ctx.requestTimeoutMs),
       version,
     });
@@ -92,7 +93,7 @@ export async function commitOffsets(
 
 function commitRequest(
   groupId: string,
-  offsets: OffsetToCommit[],
+  offsets: OffsetCommit[],
   member: GroupMembership | undefined,
   version: number,
   ids: Map<string, string> | undefined,
@@ -124,7 +125,12 @@ function commitRequest(
 }
 
 function unsupported(what: string, version: number, connection: Connection): never {
-  const err = new UnsupportedVersionError('OffsetCommit', OffsetCommit.key, clientVersions(OffsetCommit), undefined);
+  const err = new UnsupportedVersionError(
+    'OffsetCommit',
+    OffsetCommitApi.key,
+    clientVersions(OffsetCommitApi),
+    undefined,
+  );
   err.message = `${what}, but v${version} is in use with broker ${connection.address}`;
   throw err;
 }
@@ -135,7 +141,7 @@ export function checkGroupId(groupId: string): void {
   }
 }
 
-function checkOffset(o: OffsetToCommit): void {
+function checkOffset(o: OffsetCommit): void {
   if (typeof o.topic !== 'string' || o.topic === '') throw new TypeError(`invalid topic ${JSON.stringify(o.topic)}`);
   if (!Number.isInteger(o.partition) || o.partition < 0) throw new RangeError(`invalid partition ${o.partition}`);
   if (typeof o.offset !== 'bigint' || o.offset < 0n) {

@@ -5,18 +5,6 @@ import type { Coordinators } from '../coordinator/coordinators.js';
 
 export type { TopicPartition };
 
-/** One partition's position to commit. */
-export interface OffsetToCommit {
-  topic: string;
-  partition: number;
-  /** The next offset to read: the last processed offset + 1. */
-  offset: bigint;
-  /** The leader epoch of the last processed record (KIP-320), so a later reader can detect truncation. */
-  leaderEpoch?: number;
-  /** Free text stored with the offset. */
-  metadata?: string | null;
-}
-
 /**
  * Who commits, when the commit is made by a group member: the coordinator then checks that the member still
  * belongs to the group's current generation (classic) or has the current member epoch (KIP-848).

@@ -3,21 +3,11 @@ import { isKafkaError, type KafkaError } from '../../protocol/kafka-error.js';
 import { backoffDelay, sleep } from '../cluster/backoff.js';
 import { isRetriable } from '../cluster/deadline.js';
 import { type BackwardCommit, BackwardCommitError } from '../offsets/errors.js';
-import type { GroupGeneration, OffsetStore } from '../offsets/offset-store.js';
+import type { GroupGeneration, OffsetCommit, OffsetStore } from '../offsets/offset-store.js';
 import { CommitFailedError, PartitionNotAssignedError } from './errors.js';
 import type { CommitReason, EventSink } from './events.js';
 import type { MetricsRecorder } from './metrics.js';
 import type { PartitionState, Positions } from './positions.js';
-
-/** One partition's offset to commit, as the application may give it. */
-export interface OffsetToStore {
-  topic: string;
-  partition: number;
-  /** The next offset to read: the last processed offset + 1. */
-  offset: bigint;
-  leaderEpoch?: number;
-  metadata?: string;
-}
 
 interface Entry {
   state: PartitionState;
@@ -95,8 +85,8 @@ export class CommitEngine {
   constructor(private readonly o: CommitEngineOptions) {}
 
   /** Processed offsets of owned partitions not yet committed (optionally only those `filter` keeps). */
-  processedOffsets(filter?: (state: PartitionState) => boolean): OffsetToStore[] {
-    const out: OffsetToStore[] = [];
+  processedOffsets(filter?: (state: PartitionState) => boolean): OffsetCommit[] {
+    const out: OffsetCommit[] = [];
     for (const s of this.o.positions.all()) {
       if (filter !== undefined && !filter(s)) continue;
       const p = s.processed();
@@ -111,7 +101,7 @@ export class CommitEngine {
    * Offsets must name owned partitions.
    */
   commit(
-    offsets: readonly OffsetToStore[],
+    offsets: readonly OffsetCommit[],
     reason: CommitReason,
     options: { wait: boolean; explicit?: boolean; signal?: AbortSignal },
   ): Promise<void> {

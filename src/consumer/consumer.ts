@@ -3,9 +3,10 @@ import { TidemarkError } from '../../codecs/errors.js';
 import { partitionKey, type TopicPartition } from '../cluster/partition-errors.js';
 import type { CommittedOffset } from '../commit/types.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../network/connection.js';
+import type { OffsetCommit } from '../offsets/offset-store.js';
 import { ConfigError } from '../options/config-error.js';
 import { abortable } from './abortable.js';
-import type { CommitEngine, OffsetToStore } from './commit-engine.js';
+import type { CommitEngine } from './commit-engine.js';
 import { buildParts, type ConsumerHost, type ConsumerParts } from './consumer-parts.js';
 
 export type { ConsumerHost };
@@ -249,7 +250,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
    * once sent it cannot be called back: the call rejects at once and the outcome comes as a `commit` or
    * `commit-failed` event.
    */
-  async commit(options: WaitOptions & { offsets?: readonly OffsetToStore[] } = {}): Promise<void> {
+  async commit(options: WaitOptions & { offsets?: readonly OffsetCommit[] } = {}): Promise<void> {
     this.checkOpen();
     const offsets = options.offsets ?? this.commits.processedOffsets();
     const explicit = options.offsets !== undefined;
@@ -257,7 +258,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
   }
 
   /** Commits without waiting; failures (after retries) are reported as `commit-failed` events. */
-  commitAsync(options: { offsets?: readonly OffsetToStore[] } = {}): void {
+  commitAsync(options: { offsets?: readonly OffsetCommit[] } = {}): void {
     this.checkOpen();
     const offsets = options.offsets ?? this.commits.processedOffsets();
     this.commits

@@ -1,5 +1,4 @@
 export { BrokerOffsetStore } from './broker-offset-store.js';
-export type { OffsetToStore } from './commit-engine.js';
 export { Consumer, type ConsumerHost, type WaitOptions } from './consumer.js';
 export { type ConsumerBatch, ConsumerRecord } from './consumer-record.js';
 export {

@@ -2,8 +2,20 @@ import type { IsolationLevel } from '../cluster/list-offsets.js';
 import type { OffsetStore } from '../offsets/offset-store.js';
 import type { AutoOffsetReset, OutOfRangePolicy } from '../offsets/range-check.js';
 import { ConfigError } from '../options/config-error.js';
+import {
+  boolean,
+  checkOptions,
+  func,
+  integer,
+  nonEmptyString,
+  type OptionRules,
+  oneOf,
+  string,
+  withMethods,
+} from '../options/rules.js';
 import type { FetchSettings } from './fetch/fetch-request.js';
 import type { GroupMembershipOptions } from './group/membership.js';
+import { checkGroupOptions } from './group/options.js';
 
 export interface ConsumerOptions {
   /**
@@ -89,133 +101,65 @@ export interface ResolvedConsumerOptions {
   logger: ConsumerLogger | undefined;
 }
 
-const INT32_MAX = 2 ** 31 - 1;
-const KNOWN = new Set([
-  'groupId',
-  'autoOffsetReset',
-  'offsetOutOfRange',
-  'isolationLevel',
-  'autoCommit',
-  'autoCommitIntervalMs',
-  'commitRetries',
-  'commitMetadata',
-  'offsetStore',
-  'logger',
-  'fetchMinBytes',
-  'fetchMaxWaitMs',
-  'fetchMaxBytes',
-  'maxPartitionFetchBytes',
-  'maxBufferedBytes',
-  'fetchSessions',
-  'checkCrcs',
-  'clientRack',
-  'requestTimeoutMs',
-  'revokeTimeoutMs',
-  'group',
-  'fetchVersion',
-]);
-
-/** What each classic-only group option is left to under KIP-848, for the error that names it. */
-const CLASSIC_ONLY = {
-  sessionTimeoutMs: "the coordinator's group.consumer.session.timeout.ms",
-  heartbeatIntervalMs: "the coordinator's group.consumer.heartbeat.interval.ms",
-  assignors: 'the coordinator; choose its assignor with serverAssignor',
-} as const;
-
-/** As Java's ConsumerConfig: options the consumer protocol (KIP-848) has no use for are refused, not ignored. */
-function rejectClassicOnly(group: NonNullable<ConsumerOptions['group']>): void {
-  for (const [name, decidedBy] of Object.entries(CLASSIC_ONLY)) {
-    if (group[name as keyof typeof CLASSIC_ONLY] !== undefined) {
-      throw new ConfigError(
-        `group.${name}`,
-        `is a classic-protocol option; with protocol 'consumer' it is decided by ${decidedBy}`,
-      );
-    }
-  }
-}
+/** One rule per option (src/options/rules.ts); the compiler keeps the table and ConsumerOptions in step. */
+const CONSUMER_RULES = {
+  groupId: nonEmptyString,
+  autoOffsetReset: oneOf('earliest', 'latest', 'none'),
+  offsetOutOfRange: oneOf('clamp', 'earliest', 'latest', 'fail'),
+  logger: func('(event, fields) => void'),
+  isolationLevel: oneOf('read_uncommitted', 'read_committed'),
+  autoCommit: boolean,
+  autoCommitIntervalMs: integer(1),
+  commitRetries: integer(0),
+  commitMetadata: string,
+  offsetStore: withMethods('an OffsetStore', 'load', 'commit', 'close'),
+  fetchMinBytes: integer(0),
+  fetchMaxWaitMs: integer(0),
+  fetchMaxBytes: integer(1),
+  maxPartitionFetchBytes: integer(1),
+  maxBufferedBytes: integer(1024),
+  fetchSessions: boolean,
+  checkCrcs: boolean,
+  clientRack: string,
+  requestTimeoutMs: integer(1),
+  revokeTimeoutMs: integer(0),
+  group: (value, option) => checkGroupOptions(value, option),
+  fetchVersion: integer(0),
+} satisfies OptionRules<ConsumerOptions>;
 
 /** Checks every option (unknown names too, to catch typos) and fills in the defaults. */
 export function resolveConsumerOptions(o: ConsumerOptions, clientRequestTimeoutMs: number): ResolvedConsumerOptions {
-  if (typeof o !== 'object' || o === null) throw new ConfigError('options', 'expected an object');
-  for (const key of Object.keys(o)) if (!KNOWN.has(key)) throw new ConfigError(key, 'unknown consumer option');
-  if (o.groupId !== undefined && (typeof o.groupId !== 'string' || o.groupId === '')) {
-    throw new ConfigError('groupId', 'expected a non-empty string');
-  }
-  if (o.group?.protocol === 'consumer') rejectClassicOnly(o.group);
-  const autoOffsetReset = oneOf('autoOffsetReset', o.autoOffsetReset, ['earliest', 'latest', 'none'], 'latest');
+  checkOptions<ConsumerOptions>(o, CONSUMER_RULES, { kind: 'consumer', name: 'options' });
+  if (o.autoCommit === true && o.groupId === undefined) throw new ConfigError('autoCommit', 'needs a groupId');
+  const autoOffsetReset = o.autoOffsetReset ?? 'latest';
+  // As Java, a position out of range is handled as autoOffsetReset says, unless the store knows better.
   const defaultOutOfRange: OutOfRangePolicy =
     autoOffsetReset === 'none' ? 'fail' : (o.offsetStore?.outOfRangeDefault ?? autoOffsetReset);
-  const outOfRange = oneOf(
-    'offsetOutOfRange',
-    o.offsetOutOfRange,
-    ['clamp', 'earliest', 'latest', 'fail'],
-    defaultOutOfRange,
-  );
-  const isolationLevel = oneOf(
-    'isolationLevel',
-    o.isolationLevel,
-    ['read_uncommitted', 'read_committed'],
-    'read_uncommitted',
-  );
-  const maxBytes = int('fetchMaxBytes', o.fetchMaxBytes, 50 * 1024 * 1024, 1);
-  const maxPartitionBytes = int('maxPartitionFetchBytes', o.maxPartitionFetchBytes, 1024 * 1024, 1);
-  const maxBufferedBytes = int('maxBufferedBytes', o.maxBufferedBytes, 32 * 1024 * 1024, 1024);
-  const requestTimeoutMs = int('requestTimeoutMs', o.requestTimeoutMs, clientRequestTimeoutMs, 1);
-  if (o.clientRack !== undefined && typeof o.clientRack !== 'string')
-    throw new ConfigError('clientRack', 'expected a string');
-  if (o.commitMetadata !== undefined && typeof o.commitMetadata !== 'string') {
-    throw new ConfigError('commitMetadata', 'expected a string');
-  }
-  if (o.logger !== undefined && typeof o.logger !== 'function') {
-    throw new ConfigError('logger', 'expected a function (event, fields) => void');
-  }
-  if (o.fetchVersion !== undefined) int('fetchVersion', o.fetchVersion, 0, 0);
-  if (o.autoCommit === true && o.groupId === undefined) throw new ConfigError('autoCommit', 'needs a groupId');
+  const isolationLevel = o.isolationLevel ?? 'read_uncommitted';
   return {
     groupId: o.groupId,
     autoOffsetReset,
-    outOfRange,
+    outOfRange: o.offsetOutOfRange ?? defaultOutOfRange,
     isolationLevel,
-    autoCommit: bool('autoCommit', o.autoCommit, o.groupId !== undefined),
-    autoCommitIntervalMs: int('autoCommitIntervalMs', o.autoCommitIntervalMs, 5_000, 1),
-    commitRetries: int('commitRetries', o.commitRetries, 5, 0),
+    autoCommit: o.autoCommit ?? o.groupId !== undefined,
+    autoCommitIntervalMs: o.autoCommitIntervalMs ?? 5_000,
+    commitRetries: o.commitRetries ?? 5,
     commitMetadata: o.commitMetadata,
-    maxBufferedBytes,
-    revokeTimeoutMs: int('revokeTimeoutMs', o.revokeTimeoutMs, 30_000, 0),
+    maxBufferedBytes: o.maxBufferedBytes ?? 32 * 1024 * 1024,
+    revokeTimeoutMs: o.revokeTimeoutMs ?? 30_000,
     fetch: {
-      minBytes: int('fetchMinBytes', o.fetchMinBytes, 1, 0),
-      maxWaitMs: int('fetchMaxWaitMs', o.fetchMaxWaitMs, 500, 0),
-      maxBytes,
-      maxPartitionBytes,
+      minBytes: o.fetchMinBytes ?? 1,
+      maxWaitMs: o.fetchMaxWaitMs ?? 500,
+      maxBytes: o.fetchMaxBytes ?? 50 * 1024 * 1024,
+      maxPartitionBytes: o.maxPartitionFetchBytes ?? 1024 * 1024,
       readCommitted: isolationLevel === 'read_committed',
       rackId: o.clientRack ?? '',
-      sessions: bool('fetchSessions', o.fetchSessions, true),
+      sessions: o.fetchSessions ?? true,
       maxVersion: o.fetchVersion,
-      requestTimeoutMs,
-      checkCrc: bool('checkCrcs', o.checkCrcs, true),
+      requestTimeoutMs: o.requestTimeoutMs ?? clientRequestTimeoutMs,
+      checkCrc: o.checkCrcs ?? true,
       preferredReplicaTtlMs: 5 * 60_000,
     },
     logger: o.logger,
   };
-}
-
-function int(name: string, value: number | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > INT32_MAX) {
-    throw new ConfigError(name, `expected an integer from ${min} to ${INT32_MAX}, got ${String(value)}`);
-  }
-  return value;
-}
-
-function bool(name: string, value: boolean | undefined, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw new ConfigError(name, 'expected true or false');
-  return value;
-}
-
-function oneOf<T extends string>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback;
-  if (!allowed.includes(value))
-    throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got ${String(value)}`);
-  return value;
 }

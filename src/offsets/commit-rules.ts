@@ -26,8 +26,8 @@ function validate(entry: OffsetCommit): void {
   if (epoch !== undefined && (!Number.isInteger(epoch) || epoch < -1 || epoch > INT32_MAX)) {
     throw new InvalidOffsetCommitError(`${where}: leader epoch ${epoch} is not an int32 >= -1`);
   }
-  if (entry.metadata !== undefined && typeof entry.metadata !== 'string') {
-    throw new InvalidOffsetCommitError(`${where}: metadata must be a string`);
+  if (entry.metadata != null && typeof entry.metadata !== 'string') {
+    throw new InvalidOffsetCommitError(`${where}: metadata must be a string or null`);
   }
 }
 
@@ -61,7 +61,7 @@ export function applyCommit(
     }
     const epoch = entry.leaderEpoch === undefined || entry.leaderEpoch < 0 ? null : entry.leaderEpoch;
     const value: StoredOffset = { offset: entry.offset, leaderEpoch: epoch, committedAt: now };
-    if (entry.metadata !== undefined && entry.metadata !== '') value.metadata = entry.metadata;
+    if (entry.metadata != null && entry.metadata !== '') value.metadata = entry.metadata;
     topicMap.set(entry.partition, value);
   }
   if (backward.length > 0) throw new BackwardCommitError(group, backward);

@@ -18,7 +18,10 @@ export type { TopicPartition };
  *   a position: corrupt state is a typed error, not an empty answer.
  */
 
-/** One partition's position to store. */
+/**
+ * One partition's offset to commit: the one shape the application (`consumer.commit({ offsets })`,
+ * `client.offsets.commit`), the commit engine, every OffsetStore and the coordinator's OffsetCommit take.
+ */
 export interface OffsetCommit {
   topic: string;
   partition: number;
@@ -26,9 +29,15 @@ export interface OffsetCommit {
   offset: bigint;
   /** The leader epoch of the last processed record, when known (KIP-320 truncation detection). */
   leaderEpoch?: number;
-  /** Free text stored with the offset (Kafka's commit metadata). */
-  metadata?: string;
+  /** Free text stored with the offset (Kafka's commit metadata); null or absent: none. */
+  metadata?: string | null;
 }
+
+/** @deprecated The same as {@link OffsetCommit}, the one offset-to-commit type; this name will go. */
+export type OffsetToCommit = OffsetCommit;
+
+/** @deprecated The same as {@link OffsetCommit}, the one offset-to-commit type; this name will go. */
+export type OffsetToStore = OffsetCommit;
 
 /** One partition's stored position. */
 export interface StoredOffset {

@@ -1,9 +1,15 @@
+/**
+ * The producer's options: what each means (ProducerOptions), the rule each value must pass (PRODUCER_RULES), and
+ * the defaults and cross-checks that turn them into what the producer runs with (resolveProducerOptions).
+ */
+
 import {
   CompressionCodec,
   type CompressionCodecName,
   zstdCompressionAvailable,
 } from '../../codecs/compression/index.js';
 import { ConfigError } from '../options/config-error.js';
+import { boolean, checkOptions, func, integer, nonEmptyString, type OptionRules, oneOf } from '../options/rules.js';
 import type { Partitioner } from './partitioner.js';
 
 /** 0: no acknowledgement; 1: the leader wrote it; -1 / 'all': every in-sync replica has it. */
@@ -86,101 +92,72 @@ export interface ResolvedProducerOptions {
   transactionTimeoutMs: number;
 }
 
-const INT32_MAX = 2 ** 31 - 1;
 const MAX_IDEMPOTENT_IN_FLIGHT = 5;
+const CODEC_NAMES = Object.keys(CompressionCodec) as CompressionCodecName[];
 
-const LIMITS: Record<string, [min: number, max: number, fallback: number]> = {
-  lingerMs: [0, INT32_MAX, 5],
-  batchSize: [0, INT32_MAX, 16_384],
-  bufferMemory: [1, Number.MAX_SAFE_INTEGER, 32 * 1024 * 1024],
-  highWaterMark: [1, Number.MAX_SAFE_INTEGER, 1024 * 1024],
-  maxBlockMs: [0, INT32_MAX, 60_000],
-  maxRequestSize: [1, INT32_MAX, 1024 * 1024],
-  requestTimeoutMs: [1, INT32_MAX, 30_000],
-  deliveryTimeoutMs: [1, INT32_MAX, 120_000],
-  retries: [0, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY],
-  retryBackoffMs: [0, INT32_MAX, 100],
-  retryBackoffMaxMs: [0, INT32_MAX, 1_000],
-  maxInFlightRequestsPerConnection: [1, INT32_MAX, MAX_IDEMPOTENT_IN_FLIGHT],
-  transactionTimeoutMs: [1, INT32_MAX, 60_000],
-};
-
-const KNOWN = new Set([...Object.keys(LIMITS), 'acks', 'idempotent', 'compression', 'compressionLevel']);
-KNOWN.add('partitioner').add('produceVersion').add('transactionalId');
-
-function numberOption(o: Record<string, unknown>, key: string, requestTimeoutMs?: number): number {
-  const [min, max, fallback] = LIMITS[key];
-  const value = o[key];
-  if (value === undefined)
-    return key === 'requestTimeoutMs' && requestTimeoutMs !== undefined ? requestTimeoutMs : fallback;
-  const integer = Number.isInteger(value) || value === Number.POSITIVE_INFINITY;
-  if (typeof value !== 'number' || !integer || value < min || value > max) {
-    throw new ConfigError(key, `expected an integer from ${min} to ${max}, got ${String(value)}`);
-  }
-  return value;
-}
+/** One rule per option (src/options/rules.ts); the compiler keeps the table and ProducerOptions in step. */
+const PRODUCER_RULES = {
+  acks: oneOf(0, 1, -1, 'all'),
+  idempotent: boolean,
+  compression: (value, option) => {
+    oneOf(...CODEC_NAMES)(value, option);
+    if (value === 'zstd' && !zstdCompressionAvailable) {
+      throw new ConfigError(option, `zstd compression needs Node >= 22.15 (running ${process.version})`);
+    }
+  },
+  // gzip 1-9, zstd down to its negative "fast" levels and up to 22; the codec checks its own range.
+  compressionLevel: integer(-131072, 22),
+  lingerMs: integer(0),
+  batchSize: integer(0),
+  bufferMemory: integer(1, Number.MAX_SAFE_INTEGER),
+  highWaterMark: integer(1, Number.MAX_SAFE_INTEGER),
+  maxBlockMs: integer(0),
+  maxRequestSize: integer(1),
+  requestTimeoutMs: integer(1),
+  deliveryTimeoutMs: integer(1),
+  retries: integer(0, Number.POSITIVE_INFINITY),
+  retryBackoffMs: integer(0),
+  retryBackoffMaxMs: integer(0),
+  maxInFlightRequestsPerConnection: integer(1),
+  partitioner: func('(record) => partition | undefined'),
+  produceVersion: integer(0),
+  transactionalId: nonEmptyString,
+  transactionTimeoutMs: integer(1),
+} satisfies OptionRules<ProducerOptions>;
 
 /** Checks every option like the Java client does, throwing ConfigError naming the first bad one. */
 export function resolveProducerOptions(
   options: ProducerOptions = {},
   clientRequestTimeoutMs?: number,
 ): ResolvedProducerOptions {
-  const o = options as Record<string, unknown>;
-  for (const key of Object.keys(o)) if (!KNOWN.has(key)) throw new ConfigError(key, 'unknown producer option');
-  const n = (key: string) => numberOption(o, key, clientRequestTimeoutMs);
-
+  checkOptions<ProducerOptions>(options, PRODUCER_RULES, { kind: 'producer', name: 'options' });
   const acksIn = options.acks ?? 'all';
-  if (acksIn !== 0 && acksIn !== 1 && acksIn !== -1 && acksIn !== 'all') {
-    throw new ConfigError('acks', `expected 0, 1, -1 or 'all', got ${String(acksIn)}`);
-  }
   const acks = acksIn === 'all' ? -1 : acksIn;
-
-  const compressionName = options.compression ?? 'none';
-  if (!Object.hasOwn(CompressionCodec, compressionName)) {
-    throw new ConfigError('compression', `expected none, gzip, snappy, lz4 or zstd, got ${String(compressionName)}`);
-  }
-  if (compressionName === 'zstd' && !zstdCompressionAvailable) {
-    throw new ConfigError('compression', `zstd compression needs Node >= 22.15 (running ${process.version})`);
-  }
-  const level = options.compressionLevel;
-  if (level !== undefined && (!Number.isInteger(level) || level < -131072 || level > 22)) {
-    throw new ConfigError('compressionLevel', `expected an integer level, got ${String(level)}`);
-  }
-
   const resolved: ResolvedProducerOptions = {
     acks,
     idempotent: options.idempotent ?? acks === -1,
-    compression: CompressionCodec[compressionName],
-    compressionLevel: level,
-    lingerMs: n('lingerMs'),
-    batchSize: n('batchSize'),
-    bufferMemory: n('bufferMemory'),
-    highWaterMark: 0,
-    maxBlockMs: n('maxBlockMs'),
-    maxRequestSize: n('maxRequestSize'),
-    requestTimeoutMs: n('requestTimeoutMs'),
-    deliveryTimeoutMs: n('deliveryTimeoutMs'),
-    retries: n('retries'),
-    retryBackoffMs: n('retryBackoffMs'),
-    retryBackoffMaxMs: n('retryBackoffMaxMs'),
-    maxInFlight: n('maxInFlightRequestsPerConnection'),
+    compression: CompressionCodec[options.compression ?? 'none'],
+    compressionLevel: options.compressionLevel,
+    lingerMs: options.lingerMs ?? 5,
+    batchSize: options.batchSize ?? 16_384,
+    bufferMemory: options.bufferMemory ?? 32 * 1024 * 1024,
+    highWaterMark: options.highWaterMark ?? 1024 * 1024,
+    maxBlockMs: options.maxBlockMs ?? 60_000,
+    maxRequestSize: options.maxRequestSize ?? 1024 * 1024,
+    requestTimeoutMs: options.requestTimeoutMs ?? clientRequestTimeoutMs ?? 30_000,
+    deliveryTimeoutMs: options.deliveryTimeoutMs ?? 120_000,
+    retries: options.retries ?? Number.POSITIVE_INFINITY,
+    retryBackoffMs: options.retryBackoffMs ?? 100,
+    retryBackoffMaxMs: options.retryBackoffMaxMs ?? 1_000,
+    maxInFlight: options.maxInFlightRequestsPerConnection ?? MAX_IDEMPOTENT_IN_FLIGHT,
     partitioner: options.partitioner,
     produceVersion: options.produceVersion,
     transactionalId: options.transactionalId,
-    transactionTimeoutMs: n('transactionTimeoutMs'),
+    transactionTimeoutMs: options.transactionTimeoutMs ?? 60_000,
   };
-  const tid = options.transactionalId;
-  if (tid !== undefined) {
-    if (typeof tid !== 'string' || tid === '') throw new ConfigError('transactionalId', 'expected a non-empty string');
+  if (options.transactionalId !== undefined) {
     if (options.idempotent === false) throw new ConfigError('idempotent', 'a transactional producer is idempotent');
     resolved.idempotent = true;
-  }
-
-  if (options.idempotent !== undefined && typeof options.idempotent !== 'boolean') {
-    throw new ConfigError('idempotent', 'expected a boolean');
-  }
-  if (options.partitioner !== undefined && typeof options.partitioner !== 'function') {
-    throw new ConfigError('partitioner', 'expected a function');
   }
   if (resolved.idempotent) {
     // The broker keeps the last five batches per producer and partition to spot duplicates; more in flight
@@ -193,10 +170,6 @@ export function resolveProducerOptions(
       throw new ConfigError('produceVersion', 'Produce v0-2 cannot carry idempotent batches (set idempotent: false)');
     }
   }
-  const pv = resolved.produceVersion;
-  if (pv !== undefined && (!Number.isInteger(pv) || pv < 0)) {
-    throw new ConfigError('produceVersion', `expected a version number, got ${String(pv)}`);
-  }
   if (resolved.deliveryTimeoutMs < resolved.lingerMs + resolved.requestTimeoutMs) {
     // As Java: an explicit value that leaves no time for one attempt is a mistake; the default just grows.
     if (options.deliveryTimeoutMs !== undefined) {
@@ -204,7 +177,7 @@ export function resolveProducerOptions(
     }
     resolved.deliveryTimeoutMs = resolved.lingerMs + resolved.requestTimeoutMs;
   }
-  resolved.highWaterMark = Math.min(n('highWaterMark'), resolved.bufferMemory);
+  resolved.highWaterMark = Math.min(resolved.highWaterMark, resolved.bufferMemory);
   if (resolved.retryBackoffMaxMs < resolved.retryBackoffMs) resolved.retryBackoffMaxMs = resolved.retryBackoffMs;
   return resolved;
 }

@@ -71,4 +71,27 @@ describe('consumer options', () => {
     expect(() => resolveConsumerOptions({ autoCommit: true }, 1)).toThrow(/autoCommit/);
     expect(() => resolveConsumerOptions({ isolationLevel: 'committed' } as never, 1)).toThrow(/isolationLevel/);
   });
+
+  it('checks the nested group options and the offset store by the same rules, naming the path', () => {
+    const refusal = (options: unknown) => {
+      try {
+        resolveConsumerOptions(options as never, 1);
+      } catch (e) {
+        return e as ConfigError;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal({ groupId: 'g', group: { sesionTimeoutMs: 10_000 } })).toMatchObject({
+      name: 'ConfigError',
+      option: 'group.sesionTimeoutMs',
+    });
+    expect(refusal({ groupId: 'g', group: { maxPollIntervalMs: 0 } }).option).toBe('group.maxPollIntervalMs');
+    expect(refusal({ groupId: 'g', group: { retryBackoff: { initialMs: -1 } } }).option).toBe(
+      'group.retryBackoff.initialMs',
+    );
+    expect(refusal({ groupId: 'g', offsetStore: { load() {} } }).message).toMatch(
+      /offsetStore: expected an OffsetStore/,
+    );
+    expect(refusal({ fetchMaxWait: 5 }).message).toMatch(/did you mean fetchMaxWaitMs/);
+  });
 });
