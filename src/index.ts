@@ -330,6 +330,7 @@ export {
   type RecordMetadata,
   TransactionAbortableError,
   TransactionalCommitAbortedError,
+  TransactionalIdAuthorizationError,
   TransactionalOffsetStore,
   type TransactionalProducer,
   TransactionFatalError,

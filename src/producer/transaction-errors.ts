@@ -58,6 +58,19 @@ export class ProducerFencedError extends TransactionFatalError {
   }
 }
 
+/**
+ * The principal may not use this transactional id (no WRITE on the TransactionalId resource; the broker asks
+ * for it at FindCoordinator and InitProducerId): the producer is closed for writes; grant the ACL and start a
+ * new one.
+ */
+export class TransactionalIdAuthorizationError extends TransactionFatalError {
+  override name = 'TransactionalIdAuthorizationError';
+
+  constructor(transactionalId: string, cause: unknown) {
+    super(transactionalId, cause);
+  }
+}
+
 /** Codes after which the producer must stop writing for good. */
 const FATAL_CODES: ReadonlySet<number> = new Set([
   ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
@@ -97,6 +110,9 @@ export function fatalErrorFor(
   if (err instanceof TransactionFatalError) return err;
   if (!isKafkaError(err)) return undefined;
   if (FENCED_CODES.has(err.code)) return new ProducerFencedError(transactionalId, err);
+  if (err.code === ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED) {
+    return new TransactionalIdAuthorizationError(transactionalId, err);
+  }
   if ((source === 'produce' ? PRODUCE_FATAL_CODES : FATAL_CODES).has(err.code)) {
     return new TransactionFatalError(transactionalId, err);
   }
