@@ -15,23 +15,27 @@ import { readValues } from './txn-setup.js';
  * producer refuses every later call with it, and nothing becomes visible. Once the ACL is granted, a new
  * producer with the same id initialises and commits, so the refusal was the ACL's and nothing else's.
  */
+/** The authorizer broker of `kafkaVersion` with its super user's and the plain user's clients, for one block. */
+function useAuthzBroker(kafkaVersion: string): { admin: Client; user: Client } {
+  const scene = {} as { broker: AuthzBroker; admin: Client; user: Client };
+  beforeAll(async () => {
+    scene.broker = await startAuthzBroker(kafkaVersion);
+    scene.admin = new Client({ bootstrap: scene.broker.saslBootstrap, sasl: ADMIN_SASL });
+    scene.user = new Client({ bootstrap: scene.broker.saslBootstrap, sasl: USER_SASL });
+  }, 240_000);
+  afterAll(async () => {
+    await Promise.all([scene.admin?.close(), scene.user?.close()]);
+    await scene.broker?.stop();
+  });
+  return scene;
+}
+
 for (const kafkaVersion of [DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION]) {
   describe(`transactional id authorization on an authorizer-enabled ${kafkaVersion} broker`, () => {
-    let broker: AuthzBroker;
-    let admin: Client;
-    let user: Client;
-    beforeAll(async () => {
-      broker = await startAuthzBroker(kafkaVersion);
-      admin = new Client({ bootstrap: broker.saslBootstrap, sasl: ADMIN_SASL });
-      user = new Client({ bootstrap: broker.saslBootstrap, sasl: USER_SASL });
-    }, 240_000);
-    afterAll(async () => {
-      await admin?.close();
-      await user?.close();
-      await broker?.stop();
-    });
+    const scene = useAuthzBroker(kafkaVersion);
 
     it('initTransactions() without WRITE on the transactional id is a typed fatal error; nothing is visible', async () => {
+      const { admin, user } = scene;
       const tag = randomUUID().slice(0, 8);
       const topic = `txn-authz-${tag}`;
       const transactionalId = `txn-authz-id-${tag}`;
