@@ -334,6 +334,7 @@ export {
   type RecordMetadata,
   TransactionAbortableError,
   TransactionalCommitAbortedError,
+  TransactionalIdAuthorizationError,
   TransactionalOffsetStore,
   type TransactionalProducer,
   TransactionFatalError,

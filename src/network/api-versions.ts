@@ -19,6 +19,8 @@ export function clientVersions(api: ApiDef): VersionSpan {
 /** What one broker said it speaks, and the version choice that follows for each API. */
 export class BrokerApiVersions {
   private readonly ranges = new Map<number, VersionSpan>();
+  /** The cluster features in force when the connection opened (ApiVersions v3+), by name: their finalized level. */
+  readonly finalizedFeatures: ReadonlyMap<string, number>;
 
   constructor(
     response: ApiVersionsResponse,
@@ -27,6 +29,7 @@ export class BrokerApiVersions {
     private readonly brokerAddress?: string,
   ) {
     for (const k of response.apiKeys) this.ranges.set(k.apiKey, { min: k.minVersion, max: k.maxVersion });
+    this.finalizedFeatures = new Map((response.finalizedFeatures ?? []).map((f) => [f.name, f.maxVersionLevel]));
   }
 
   /** The broker's range for an API key, or undefined when it does not offer the API. */

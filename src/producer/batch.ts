@@ -57,6 +57,11 @@ export class ProducerBatch {
   baseSequence = NO_SEQUENCE;
   /** Written inside a transaction: the batch carries the transactional attribute (set before its first send). */
   transactional = false;
+  /**
+   * Written inside a Transactions v2 transaction (KIP-890): the broker adds its partition to the transaction
+   * itself, so it goes in Produce v12 or later (v11 and below ask for the classic protocol).
+   */
+  transactionV2 = false;
   private encoded: Buffer | undefined;
   private appendsClosed = false;
   private readonly doneListeners: (() => void)[] = [];
@@ -166,6 +171,7 @@ export class ProducerBatch {
     for (const b of [first, second]) {
       b.attempts = this.attempts;
       b.transactional = this.transactional;
+      b.transactionV2 = this.transactionV2;
       b.onDone(() => {
         if (--pending === 0) this.finish();
       });

@@ -15,6 +15,7 @@ export type { ProducerRecord } from './record-input.js';
 export {
   ProducerFencedError,
   TransactionAbortableError,
+  TransactionalIdAuthorizationError,
   TransactionFatalError,
   TransactionStateError,
 } from './transaction-errors.js';

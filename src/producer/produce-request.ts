@@ -16,14 +16,15 @@ export interface PartitionAnswer {
 }
 
 /**
- * The last Produce version of the classic transaction protocol: v12 would tell a 4.x broker that the producer
- * speaks Transactions v2 (KIP-890) and lets it add partitions itself.
+ * The last Produce version of the classic transaction protocol: v12 tells a 4.x broker that the producer
+ * speaks Transactions v2 (KIP-890) and lets it add partitions itself, so a classic transaction stays below.
  */
 export const LAST_CLASSIC_TRANSACTIONAL_PRODUCE = 11;
 
 /**
  * The version to send: the forced one, else the highest both sides speak, but below 13 when a topic has no id
- * in metadata (v13 can only name topics by id), and at most 11 for a transactional producer.
+ * in metadata (v13 can only name topics by id), and at most 11 for batches of a classic transaction (a batch of
+ * a Transactions v2 one is marked `transactionV2` when its transaction admits it).
  */
 export function produceVersionFor(
   negotiated: number,
@@ -33,7 +34,10 @@ export function produceVersionFor(
   transactional = false,
 ): number {
   if (forced !== undefined) return forced;
-  if (transactional) return Math.min(negotiated, LAST_CLASSIC_TRANSACTIONAL_PRODUCE);
+  const transactionV2 = batches.length > 0 && batches.every((b) => b.transactionV2);
+  if (transactional && !transactionV2) {
+    return Math.min(negotiated, LAST_CLASSIC_TRANSACTIONAL_PRODUCE);
+  }
   if (negotiated >= FIRST_TOPIC_ID_VERSION && batches.some((b) => topicId(b.topic) === undefined)) {
     return FIRST_TOPIC_ID_VERSION - 1;
   }

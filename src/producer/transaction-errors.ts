@@ -58,6 +58,19 @@ export class ProducerFencedError extends TransactionFatalError {
   }
 }
 
+/**
+ * The principal may not use this transactional id (no WRITE on the TransactionalId resource; the broker asks
+ * for it at FindCoordinator and InitProducerId): the producer is closed for writes; grant the ACL and start a
+ * new one.
+ */
+export class TransactionalIdAuthorizationError extends TransactionFatalError {
+  override name = 'TransactionalIdAuthorizationError';
+
+  constructor(transactionalId: string, cause: unknown) {
+    super(transactionalId, cause);
+  }
+}
+
 /** Codes after which the producer must stop writing for good. */
 const FATAL_CODES: ReadonlySet<number> = new Set([
   ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
@@ -70,15 +83,39 @@ const FATAL_CODES: ReadonlySet<number> = new Set([
   ErrorCode.TRANSACTIONAL_ID_NOT_FOUND,
 ]);
 
+/**
+ * Of those, the ones a Produce answer ends the producer with (Java's maybeTransitionToErrorState): a write
+ * refused with INVALID_TXN_STATE (under server-side verification: the partition is in no open transaction of
+ * this producer, e.g. one the coordinator aborted) only makes the transaction abortable.
+ */
+const PRODUCE_FATAL_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+  ErrorCode.CLUSTER_AUTHORIZATION_FAILED,
+  ErrorCode.UNSUPPORTED_VERSION,
+  ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+]);
+
+/** Where an error came from: a coordinator's answer (transaction calls) or a broker's answer to Produce. */
+export type TransactionErrorSource = 'coordinator' | 'produce';
+
 /** Codes meaning a newer epoch exists for this transactional id. */
 const FENCED_CODES: ReadonlySet<number> = new Set([ErrorCode.PRODUCER_FENCED, ErrorCode.INVALID_PRODUCER_EPOCH]);
 
 /** The fatal error `err` amounts to, or undefined when it is abortable (or retriable). */
-export function fatalErrorFor(transactionalId: string, err: unknown): TransactionFatalError | undefined {
+export function fatalErrorFor(
+  transactionalId: string,
+  err: unknown,
+  source: TransactionErrorSource = 'coordinator',
+): TransactionFatalError | undefined {
   if (err instanceof TransactionFatalError) return err;
   if (!isKafkaError(err)) return undefined;
   if (FENCED_CODES.has(err.code)) return new ProducerFencedError(transactionalId, err);
-  if (FATAL_CODES.has(err.code)) return new TransactionFatalError(transactionalId, err);
+  if (err.code === ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED) {
+    return new TransactionalIdAuthorizationError(transactionalId, err);
+  }
+  if ((source === 'produce' ? PRODUCE_FATAL_CODES : FATAL_CODES).has(err.code)) {
+    return new TransactionFatalError(transactionalId, err);
+  }
   return undefined;
 }
 
@@ -86,9 +123,10 @@ export function fatalErrorFor(transactionalId: string, err: unknown): Transactio
 export function classifyTransactionError(
   transactionalId: string,
   err: unknown,
+  source: TransactionErrorSource = 'coordinator',
 ): TransactionFatalError | TransactionAbortableError {
   if (err instanceof TransactionAbortableError) return err;
-  return fatalErrorFor(transactionalId, err) ?? new TransactionAbortableError(transactionalId, err);
+  return fatalErrorFor(transactionalId, err, source) ?? new TransactionAbortableError(transactionalId, err);
 }
 
 function describe(err: unknown): string {

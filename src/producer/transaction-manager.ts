@@ -1,5 +1,4 @@
 import { AddOffsetsToTxn } from '../../protocol/apis/add-offsets-to-txn.js';
-import { AddPartitionsToTxn } from '../../protocol/apis/add-partitions-to-txn.js';
 import { EndTxn } from '../../protocol/apis/end-txn.js';
 import { InitProducerId } from '../../protocol/apis/init-producer-id.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
@@ -8,7 +7,6 @@ import { Deadline } from '../cluster/deadline.js';
 import { partitionKey } from '../cluster/partition-errors.js';
 import type { ConsumerGroupMetadata } from '../consumer/group-metadata.js';
 import type { Coordinators } from '../coordinator/coordinators.js';
-import type { Connection } from '../network/connection.js';
 import type { OffsetCommit } from '../offsets/offset-store.js';
 import type { ProducerBatch } from './batch.js';
 import type { IdempotenceState } from './idempotence.js';
@@ -17,9 +15,17 @@ import {
   classifyTransactionError,
   fatalErrorFor,
   TransactionAbortableError,
+  type TransactionErrorSource,
   TransactionFatalError,
   TransactionStateError,
 } from './transaction-errors.js';
+import {
+  addPartitionsOnce,
+  LAST_CLASSIC,
+  TRANSACTION_V2_MAX,
+  transactionRequestVersion,
+  transactionVersionOf,
+} from './transaction-protocol.js';
 import { checkTransactionalOffsets, commitTransactionalOffsets } from './txn-offset-commit.js';
 
 /**
@@ -47,12 +53,17 @@ export interface TransactionHost {
 }
 
 /**
- * The classic (KIP-98) transaction protocol, as on Kafka 3.9 and on 4.x without Transactions v2:
+ * A transactional producer's side of the transaction protocol, as Java's TransactionManager does it.
  * InitProducerId with the transactional id fences older producers (it bumps the epoch and aborts their open
- * transaction); each partition is added with AddPartitionsToTxn before its first batch goes (the sender asks
- * `admit`); offsets go with AddOffsetsToTxn + TxnOffsetCommit; EndTxn commits or aborts. Requests are capped
- * at the last version before Transactions v2 (Produce 11, AddPartitionsToTxn 3, TxnOffsetCommit and EndTxn
- * 4): a higher one would ask a 4.x coordinator for the v2 protocol, which this producer does not speak yet.
+ * transaction), and tells which protocol the coordinator speaks (see transaction-protocol.ts):
+ * - classic (KIP-98; Kafka 3.9, or 4.x without `transaction.version` 2): each partition is added with
+ *   AddPartitionsToTxn before its first batch goes (the sender asks `admit`); offsets go with AddOffsetsToTxn +
+ *   TxnOffsetCommit; EndTxn commits or aborts; requests stay at the classic versions (Produce 11 and below).
+ * - Transactions v2 (KIP-890): a batch goes at once in Produce v12+, which adds its partition on the broker;
+ *   offsets go with TxnOffsetCommit v5 alone; EndTxn v5 ends the transaction and answers with the producer's
+ *   next epoch (bumped every transaction, so a late write of the previous one is refused).
+ * A coordinator that finalizes v2 between two transactions is followed as Java does: the classic transaction
+ * ends, the epoch is bumped with InitProducerId, and the next transaction is a v2 one.
  */
 export class TransactionManager {
   state: TransactionState = 'uninitialized';
@@ -66,6 +77,10 @@ export class TransactionManager {
   private epochBumpNeeded = false;
   /** EndTxn(commit) got no answer: commitTransaction() may be called again and only resends it. */
   private commitUnanswered = false;
+  /** The coordinator speaks Transactions v2 (KIP-890); set by initTransactions(). */
+  private v2 = false;
+  /** A classic transaction's coordinator finalized v2 since: bump the epoch after EndTxn, then go on in v2. */
+  private upgradeToV2 = false;
 
   constructor(
     readonly transactionalId: string,
@@ -108,14 +123,21 @@ export class TransactionManager {
     this.state = 'inTransaction';
   }
 
+  /** Whether transactions use the Transactions v2 protocol (KIP-890) with this coordinator. */
+  get transactionV2(): boolean {
+    return this.v2;
+  }
+
   /**
    * The sender asks before a batch's first send: a partition already in the transaction may go; another is
    * added first (in the background, several per request) and the batch waits.
    */
   admit(batch: ProducerBatch): boolean {
     if (this.state !== 'inTransaction' && this.state !== 'committing') return false;
+    if (this.v2) this.added.add(partitionKey(batch.topic, batch.partition));
     if (this.added.has(partitionKey(batch.topic, batch.partition))) {
       batch.transactional = true;
+      batch.transactionV2 = this.v2;
       return true;
     }
     this.maybeAdd(batch.topic, batch.partition);
@@ -124,11 +146,13 @@ export class TransactionManager {
 
   /**
    * A record for the partition was appended: start adding the partition now (Java's maybeAddPartition), so
-   * that AddPartitionsToTxn overlaps the batch's linger instead of following it.
+   * that AddPartitionsToTxn overlaps the batch's linger instead of following it. Under v2 the partition is only
+   * noted (the transaction has begun, so it ends with EndTxn); its first Produce adds it.
    */
   maybeAdd(topic: string, partition: number): void {
     if (this.state !== 'inTransaction' && this.state !== 'committing') return;
     const key = partitionKey(topic, partition);
+    if (this.v2) this.added.add(key);
     if (this.added.has(key) || this.toAdd.has(key)) return;
     this.toAdd.set(key, { topic, partition });
     this.adding ??= this.addPartitions();
@@ -142,8 +166,8 @@ export class TransactionManager {
     // A failure of its own (not one this manager dealt out to unsent records) may leave a sequence gap.
     if (!(err instanceof TransactionAbortableError || err instanceof TransactionFatalError))
       this.epochBumpNeeded = true;
-    if (this.state === 'inTransaction' || this.state === 'committing') this.fail(err, true);
-    return fatalErrorFor(this.transactionalId, err) ?? err;
+    if (this.state === 'inTransaction' || this.state === 'committing') this.fail(err, true, 'produce');
+    return fatalErrorFor(this.transactionalId, err, 'produce') ?? err;
   }
 
   /** Adds consumed offsets to the transaction, fenced by the consumer's group generation (KIP-447). */
@@ -152,7 +176,8 @@ export class TransactionManager {
     this.require(['inTransaction'], 'sendOffsetsToTransaction()');
     const deadline = new Deadline(`sendOffsetsToTransaction for ${this.transactionalId}`, this.o.maxBlockMs);
     try {
-      if (!this.offsetGroups.has(group.groupId)) {
+      // Under v2, TxnOffsetCommit v5 adds the group's offsets partition to the transaction itself.
+      if (!this.v2 && !this.offsetGroups.has(group.groupId)) {
         await this.coordinators.call('transaction', this.transactionalId, deadline, async (c) => {
           const r = await c.request(
             AddOffsetsToTxn,
@@ -161,10 +186,11 @@ export class TransactionManager {
           );
           throwIfError(r.errorCode, 'AddOffsetsToTxn');
         });
-        this.offsetGroups.add(group.groupId);
       }
+      this.offsetGroups.add(group.groupId);
       await commitTransactionalOffsets(this.coordinators, deadline, {
         transactionalId: this.transactionalId,
+        transactionV2: this.v2,
         ...this.producer(),
         group,
         offsets,
@@ -187,6 +213,7 @@ export class TransactionManager {
     }
     try {
       await this.endTxn(true);
+      await this.maybeUpgrade();
     } catch (err) {
       // No answer: the commit may have happened; Java lets the application call commitTransaction() again.
       if (!(err instanceof KafkaError) && !(err instanceof TransactionFatalError)) {
@@ -206,11 +233,13 @@ export class TransactionManager {
     await this.host.abortUnsent(this.error ?? aborted);
     await this.adding;
     try {
-      await this.endTxn(false);
-      if (this.epochBumpNeeded) {
+      // A v2 EndTxn bumped the epoch already (Java's needToTriggerEpochBumpFromClient is false under v2).
+      const bumped = await this.endTxn(false);
+      if (this.epochBumpNeeded && !bumped && !this.upgradeToV2) {
         await this.initProducerId(true);
         this.idempotence.resetWhereReady();
       }
+      await this.maybeUpgrade();
     } catch (err) {
       const e = this.fail(err, false);
       if ((this.state as TransactionState) !== 'fatalError') this.state = 'abortableError';
@@ -228,16 +257,39 @@ export class TransactionManager {
     this.state = 'ready';
   }
 
-  /** EndTxn, unless nothing was added (then the coordinator knows of no transaction, as in Java). */
-  private async endTxn(committed: boolean): Promise<void> {
-    if (this.added.size === 0 && this.offsetGroups.size === 0 && !this.commitUnanswered) return;
+  /**
+   * EndTxn, unless nothing was added (then the coordinator knows of no transaction, as in Java). Resolves true
+   * when the answer carried the producer's next epoch (v5+, Transactions v2): sequences restart under it.
+   */
+  private async endTxn(committed: boolean): Promise<boolean> {
+    if (this.added.size === 0 && this.offsetGroups.size === 0 && !this.commitUnanswered) return false;
     const deadline = new Deadline(`EndTxn for ${this.transactionalId}`, this.o.maxBlockMs);
-    await this.coordinators.call('transaction', this.transactionalId, deadline, async (c) => {
-      const version = Math.min(c.versionFor(EndTxn), LAST_CLASSIC.EndTxn);
+    const r = await this.coordinators.call('transaction', this.transactionalId, deadline, async (c) => {
+      const v = transactionRequestVersion(
+        c.versionFor(EndTxn),
+        LAST_CLASSIC.EndTxn,
+        TRANSACTION_V2_MAX.EndTxn,
+        this.v2,
+      );
       const body = { ...this.producer(), transactionalId: this.transactionalId, committed };
-      const r = await c.request(EndTxn, body, { version, timeoutMs: this.o.requestTimeoutMs });
-      throwIfError(r.errorCode, 'EndTxn');
+      const response = await c.request(EndTxn, body, { version: v, timeoutMs: this.o.requestTimeoutMs });
+      throwIfError(response.errorCode, 'EndTxn');
+      if (!this.v2 && transactionVersionOf(c) >= 2) this.upgradeToV2 = true;
+      return response;
     });
+    if (r.producerId < 0n) return false;
+    this.idempotence.setProducerId(r.producerId, r.producerEpoch);
+    this.idempotence.resetWhereReady();
+    return true;
+  }
+
+  /** The coordinator finalized Transactions v2 during a classic transaction: bump the epoch, then use v2. */
+  private async maybeUpgrade(): Promise<void> {
+    if (!this.upgradeToV2) return;
+    await this.initProducerId(true);
+    this.idempotence.resetWhereReady();
+    this.upgradeToV2 = false;
+    this.v2 = true;
   }
 
   private async initProducerId(bump: boolean): Promise<void> {
@@ -251,6 +303,7 @@ export class TransactionManager {
       };
       const response = await c.request(InitProducerId, body, { timeoutMs: this.o.requestTimeoutMs });
       throwIfError(response.errorCode, 'InitProducerId');
+      if (!bump) this.v2 = transactionVersionOf(c) >= 2;
       return response;
     });
     this.idempotence.setProducerId(r.producerId, r.producerEpoch);
@@ -265,7 +318,11 @@ export class TransactionManager {
         // after 5 ms, doubling to Java's 20 ms, rather than after the coordinator backoff (100 ms and up), which
         // would cap short transactions at a few a second.
         for (let waitMs = CONCURRENT_RETRY_MS.first; ; waitMs = Math.min(waitMs * 2, CONCURRENT_RETRY_MS.max)) {
-          const err = await this.addOnce(c, partitions);
+          const err = await addPartitionsOnce(
+            c,
+            { transactionalId: this.transactionalId, ...this.producer(), requestTimeoutMs: this.o.requestTimeoutMs },
+            partitions.map(([, tp]) => tp),
+          );
           if (err === undefined) return;
           if (err.code !== CONCURRENT_TRANSACTIONS || deadline.remaining() < waitMs) throw err;
           await sleep(waitMs);
@@ -284,45 +341,17 @@ export class TransactionManager {
     }
   }
 
-  /** One AddPartitionsToTxn; resolves with the first partition error, if any. */
-  private async addOnce(
-    c: Connection,
-    partitions: [string, { topic: string; partition: number }][],
-  ): Promise<KafkaError | undefined> {
-    const byTopic = new Map<string, number[]>();
-    for (const [, { topic, partition }] of partitions) byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
-    const { producerId, producerEpoch } = this.producer();
-    const version = Math.min(c.versionFor(AddPartitionsToTxn), LAST_CLASSIC.AddPartitionsToTxn);
-    const r = await c.request(
-      AddPartitionsToTxn,
-      {
-        transactions: [],
-        v3AndBelowTransactionalId: this.transactionalId,
-        v3AndBelowProducerId: producerId,
-        v3AndBelowProducerEpoch: producerEpoch,
-        v3AndBelowTopics: [...byTopic].map(([name, ps]) => ({ name, partitions: ps })),
-      },
-      { version, timeoutMs: this.o.requestTimeoutMs },
-    );
-    // OPERATION_NOT_ATTEMPTED only echoes another partition's error; report that one.
-    let first: KafkaError | undefined;
-    for (const t of r.resultsByTopicV3AndBelow) {
-      for (const p of t.resultsByPartition) {
-        if (p.partitionErrorCode === 0 || p.partitionErrorCode === OPERATION_NOT_ATTEMPTED) continue;
-        const context = { api: 'AddPartitionsToTxn', topic: t.name, partition: p.partitionIndex };
-        first ??= new KafkaError(p.partitionErrorCode, { context });
-      }
-    }
-    return first;
-  }
-
   private producer(): { producerId: bigint; producerEpoch: number } {
     return { producerId: this.idempotence.producerId, producerEpoch: this.idempotence.epoch };
   }
 
   /** Records a failure: fatal ones end the producer; others make the open transaction abortable. */
-  private fail(err: unknown, abortable: boolean): TransactionAbortableError | TransactionFatalError | Error {
-    const e = classifyTransactionError(this.transactionalId, err);
+  private fail(
+    err: unknown,
+    abortable: boolean,
+    source: TransactionErrorSource = 'coordinator',
+  ): TransactionAbortableError | TransactionFatalError | Error {
+    const e = classifyTransactionError(this.transactionalId, err, source);
     if (e instanceof TransactionFatalError) {
       this.state = 'fatalError';
       this.error = e;
@@ -348,10 +377,6 @@ export class TransactionManager {
   }
 }
 
-/** The last request versions of the classic protocol; the next ones ask for Transactions v2 (KIP-890). */
-export const LAST_CLASSIC = { Produce: 11, AddPartitionsToTxn: 3, TxnOffsetCommit: 4, EndTxn: 4 } as const;
-
-const OPERATION_NOT_ATTEMPTED = 55;
 const CONCURRENT_TRANSACTIONS = 51;
 const CONCURRENT_RETRY_MS = { first: 5, max: 20 };
 

@@ -5,12 +5,12 @@ import type { ConsumerGroupMetadata } from '../consumer/group-metadata.js';
 import type { Coordinators } from '../coordinator/coordinators.js';
 import { InvalidOffsetCommitError } from '../offsets/errors.js';
 import type { OffsetCommit } from '../offsets/offset-store.js';
-
-/** TxnOffsetCommit v5+ asks a 4.x coordinator for Transactions v2 (KIP-890); v6 names topics by id. */
-const LAST_CLASSIC_VERSION = 4;
+import { LAST_CLASSIC, TRANSACTION_V2_MAX, transactionRequestVersion } from './transaction-protocol.js';
 
 export interface TransactionalOffsets {
   transactionalId: string;
+  /** The transaction uses Transactions v2: v5 adds the offsets partition itself (no AddOffsetsToTxn before). */
+  transactionV2: boolean;
   producerId: bigint;
   producerEpoch: number;
   group: ConsumerGroupMetadata;
@@ -58,7 +58,12 @@ export async function commitTransactionalOffsets(
   const byTopic = new Map<string, OffsetCommit[]>();
   for (const o of t.offsets) byTopic.set(o.topic, [...(byTopic.get(o.topic) ?? []), o]);
   await coordinators.call('group', t.group.groupId, deadline, async (c) => {
-    const version = Math.min(c.versionFor(TxnOffsetCommit), LAST_CLASSIC_VERSION);
+    const version = transactionRequestVersion(
+      c.versionFor(TxnOffsetCommit),
+      LAST_CLASSIC.TxnOffsetCommit,
+      TRANSACTION_V2_MAX.TxnOffsetCommit,
+      t.transactionV2,
+    );
     const r = await c.request(
       TxnOffsetCommit,
       {

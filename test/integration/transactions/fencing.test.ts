@@ -36,7 +36,8 @@ describe.each(targets())('zombie fencing ($label)', (target) => {
       expect(successorEpoch.producerId).toBe(zombieEpoch.producerId);
       expect(successorEpoch.epoch).toBeGreaterThan(zombieEpoch.epoch);
 
-      // A partition already in the zombie's transaction (Produce) and a new one (AddPartitionsToTxn).
+      // A partition already in the zombie's transaction (Produce) and a new one (AddPartitionsToTxn under the
+      // classic protocol; under Transactions v2 the broker's verification of the Produce with the coordinator).
       await expect(zombie.send({ topic, partition: 0, value: 'zombie-after' })).rejects.toBeInstanceOf(
         ProducerFencedError,
       );

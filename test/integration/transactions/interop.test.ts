@@ -39,8 +39,10 @@ describe.each(targets())('transactions between tidemark and Kafka Java clients (
   it("Java's read_committed consumer sees tidemark's committed transactions and never its aborted ones", async () => {
     const topic = await newTopic(client, 'txn-to-java', 1);
     const producer = transactionalProducer(client);
+    const epochs: number[] = [];
     try {
       await producer.initTransactions();
+      epochs.push(producer.producerIdAndEpoch!.epoch);
       for (const t of TRANSACTIONS) {
         producer.beginTransaction();
         // Not awaited one by one: the records of a transaction go in batches, as an application sends them.
@@ -52,10 +54,15 @@ describe.each(targets())('transactions between tidemark and Kafka Java clients (
           await producer.commitTransaction();
           await Promise.all(sent);
         }
+        epochs.push(producer.producerIdAndEpoch!.epoch);
       }
     } finally {
       await producer.close();
     }
+    // Kafka 4.4 finalizes Transactions v2: every transaction ends with an epoch bump (3.9: the classic protocol).
+    const bumps =
+      target.major >= 4 ? TRANSACTIONS.map((_, i) => epochs[0]! + i + 1) : TRANSACTIONS.map(() => epochs[0]);
+    expect(epochs.slice(1)).toEqual(bumps);
     expect(await java.consumeValues(target.bootstrap, topic, 'read_committed')).toEqual(COMMITTED);
     // The aborted records were written (and so hidden by the markers, not by never being sent).
     expect(await java.consumeValues(target.bootstrap, topic, 'read_uncommitted')).toEqual(ALL);

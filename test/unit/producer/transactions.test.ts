@@ -3,6 +3,7 @@ import { ErrorCode } from '../../../protocol/error-codes.js';
 import { KafkaError } from '../../../protocol/kafka-error.js';
 import { BackwardCommitError, MemoryOffsetStore } from '../../../src/offsets/index.js';
 import { ConfigError } from '../../../src/options/config-error.js';
+import type { ProducerBatch } from '../../../src/producer/batch.js';
 import { resolveProducerOptions } from '../../../src/producer/options.js';
 import { LAST_CLASSIC_TRANSACTIONAL_PRODUCE, produceVersionFor } from '../../../src/producer/produce-request.js';
 import type { Producer } from '../../../src/producer/producer.js';
@@ -38,6 +39,21 @@ describe('transaction error classes (as Java TransactionManager)', () => {
     ]) {
       expect(classifyTransactionError('t', kafka(code))).toBeInstanceOf(TransactionAbortableError);
     }
+    // Transactions v2 answers: TRANSACTION_ABORTABLE is abortable; INVALID_TXN_STATE is fatal from a coordinator
+    // (EndTxn after the coordinator aborted) but only abortable from Produce (verification), as in Java.
+    expect(classifyTransactionError('t', kafka(ErrorCode.TRANSACTION_ABORTABLE))).toBeInstanceOf(
+      TransactionAbortableError,
+    );
+    expect(classifyTransactionError('t', kafka(ErrorCode.INVALID_TXN_STATE))).toBeInstanceOf(TransactionFatalError);
+    expect(classifyTransactionError('t', kafka(ErrorCode.INVALID_TXN_STATE), 'produce')).toBeInstanceOf(
+      TransactionAbortableError,
+    );
+    expect(classifyTransactionError('t', kafka(ErrorCode.PRODUCER_FENCED), 'produce')).toBeInstanceOf(
+      ProducerFencedError,
+    );
+    expect(
+      classifyTransactionError('t', kafka(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED), 'produce'),
+    ).toBeInstanceOf(TransactionFatalError);
     const plain = classifyTransactionError('t', new Error('socket closed'));
     expect(plain).toBeInstanceOf(TransactionAbortableError);
     expect(plain.message).toMatch(/t must be aborted: socket closed/);
@@ -54,11 +70,15 @@ describe('transactional producer options', () => {
     expect(() => resolveProducerOptions({ transactionTimeoutMs: 0 })).toThrow(ConfigError);
   });
 
-  it('a transactional producer sends Produce v11 at most (v12+ would ask for Transactions v2)', () => {
+  it('a classic transaction sends Produce v11 at most (v12+ asks for Transactions v2); a v2 one goes higher', () => {
     expect(LAST_CLASSIC_TRANSACTIONAL_PRODUCE).toBe(11);
     expect(produceVersionFor(13, undefined, [], () => 'id', true)).toBe(11);
     expect(produceVersionFor(9, undefined, [], () => 'id', true)).toBe(9);
     expect(produceVersionFor(13, undefined, [], () => 'id', false)).toBe(13);
+    const batch = (transactionV2: boolean) => ({ topic: 't', transactionV2 }) as unknown as ProducerBatch;
+    expect(produceVersionFor(13, undefined, [batch(true), batch(true)], () => 'id', true)).toBe(13);
+    expect(produceVersionFor(13, undefined, [batch(true)], () => undefined, true)).toBe(12);
+    expect(produceVersionFor(13, undefined, [batch(true), batch(false)], () => 'id', true)).toBe(11);
   });
 });
 
