@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isKafkaError } from '../../../protocol/kafka-error.js';
-import { Client } from '../../../src/client.js';
-import { type KafkaCluster, startCluster } from '../../harness/cluster.js';
 import { uniqueTopicName } from '../../harness/context.js';
 import { eventually } from '../../harness/eventually.js';
 import { DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION } from '../../harness/versions.js';
 import { useJavaAdmin } from './java-admin.js';
+import { useThreeNodeCluster, waitUntil } from './three-node.js';
 
 /**
  * Leader election when no replica of the ISR is left, on three-node Kafka 4.4 and 3.9 clusters: a partition on
@@ -37,37 +36,17 @@ function javaErrorName(exception: string | null): string | null {
     .toUpperCase();
 }
 
-async function waitUntil(what: string, ready: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ready().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 describe.each([DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION])(
   'unclean leader election, three-node Kafka %s',
   (kafkaVersion) => {
-    let cluster: KafkaCluster;
-    let client: Client;
-
-    beforeAll(async () => {
-      cluster = await startCluster({
-        brokers: 3,
-        kafkaVersion,
-        name: `admin-unclean-${kafkaVersion.replace(/\./g, '')}-${process.pid}`,
-      });
-      client = new Client({ bootstrap: cluster.bootstrap, requestTimeoutMs: 30_000 });
-    }, 300_000);
-    afterAll(async () => {
-      await client?.close();
-      await cluster?.stop();
-    }, 120_000);
+    const threeNodes = useThreeNodeCluster(`admin-unclean-${kafkaVersion.replace(/\./g, '')}`, kafkaVersion);
+    const cluster = () => threeNodes().cluster;
+    const client = () => threeNodes().client;
 
     const java = {
-      describe: (topic: string) => javaAdmin().call<JavaPartition[]>(cluster.bootstrap, 'describeTopic', { topic }),
+      describe: (topic: string) => javaAdmin().call<JavaPartition[]>(cluster().bootstrap, 'describeTopic', { topic }),
       elect: (type: 'preferred' | 'unclean', topic: string, partition: number) =>
-        javaAdmin().call<JavaElection[]>(cluster.bootstrap, 'electLeaders', {
+        javaAdmin().call<JavaElection[]>(cluster().bootstrap, 'electLeaders', {
           type,
           partitions: [{ topic, partition }],
         }),
@@ -76,7 +55,7 @@ describe.each([DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION])(
     /** tidemark's election of one partition: the elected flag, or the Kafka error name it threw. */
     async function elect(type: 'preferred' | 'unclean', topic: string, partition: number): Promise<boolean | string> {
       try {
-        const [result] = await client.admin.electLeaders(type, [{ topic, partition }]);
+        const [result] = await client().admin.electLeaders(type, [{ topic, partition }]);
         expect(result).toMatchObject({ topic, partition });
         return result.elected;
       } catch (err) {
@@ -87,7 +66,7 @@ describe.each([DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION])(
     }
 
     async function send(topic: string, count: number): Promise<void> {
-      const producer = client.producer({ acks: 'all' });
+      const producer = client().producer({ acks: 'all' });
       try {
         await Promise.all(
           [0, 1].flatMap((partition) =>
@@ -99,16 +78,16 @@ describe.each([DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION])(
       }
     }
 
-    const latest = async (topic: string) => (await client.offsets.latest(topic)).map((o) => o.offset);
+    const latest = async (topic: string) => (await client().offsets.latest(topic)).map((o) => o.offset);
 
     it('a partition whose only ISR member crashed: preferred fails as in Java, unclean elects the replica outside', {
       timeout: 360_000,
     }, async () => {
-      const [a, b] = (await client.admin.describeCluster()).brokers.map((x) => x.nodeId);
+      const [a, b] = (await client().admin.describeCluster()).brokers.map((x) => x.nodeId);
       const topic = uniqueTopicName('admin-unclean');
       // min ISR 1: the ISR may shrink to A alone and A still takes acks=all records (and on 4.x, B is then not
       // kept as an eligible leader replica, KIP-966: it really is out).
-      await client.admin.createTopics([
+      await client().admin.createTopics([
         {
           name: topic,
           replicaAssignment: [
@@ -119,24 +98,24 @@ describe.each([DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION])(
         },
       ]);
       await waitUntil('A leads, ISR [A, B]', async () => {
-        const [t] = await client.admin.describeTopics([topic]);
+        const [t] = await client().admin.describeTopics([topic]);
         return t.partitions.every((p) => p.leader === a && p.isr.length === 2);
       });
       await send(topic, 5);
 
-      await cluster.node(b).stop();
+      await cluster().node(b).stop();
       await waitUntil('B out of the ISR', async () => {
-        const [t] = await client.admin.describeTopics([topic]);
+        const [t] = await client().admin.describeTopics([topic]);
         return t.partitions.every((p) => p.leader === a && JSON.stringify(p.isr) === JSON.stringify([a]));
       });
       await send(topic, 10);
       expect(await latest(topic)).toEqual([15n, 15n]);
 
       // A crashes; with two of the three controller voters down there is no quorum until B is back.
-      await cluster.node(a).kill();
-      await cluster.node(b).restart();
+      await cluster().node(a).kill();
+      await cluster().node(b).restart();
       await waitUntil('no leader', async () => (await java.describe(topic)).every((p) => p.leader === -1), 180_000);
-      const [leaderless] = await client.admin.describeTopics([topic]);
+      const [leaderless] = await client().admin.describeTopics([topic]);
       expect(leaderless.partitions.map((p) => p.leader)).toEqual([-1, -1]);
       expect(leaderless.partitions.every((p) => !p.isr.includes(b))).toBe(true);
 
@@ -153,7 +132,7 @@ describe.each([DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION])(
       expect(await java.elect('unclean', topic, 1)).toEqual([{ topic, partition: 1, error: null }]);
       await waitUntil('B leads', async () => (await java.describe(topic)).every((p) => p.leader === b));
       await eventually(async () => {
-        const [t] = await client.admin.describeTopics([topic]);
+        const [t] = await client().admin.describeTopics([topic]);
         expect(t.partitions.map((p) => ({ leader: p.leader, isr: p.isr }))).toEqual([
           { leader: b, isr: [b] },
           { leader: b, isr: [b] },
