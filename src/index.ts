@@ -68,7 +68,7 @@ export type {
   DescribeConfigsOptions,
   ResourceConfigs,
 } from './admin/configs.js';
-export type { GroupDescription, GroupMemberDescription } from './admin/describe-groups.js';
+export type { DescribeGroupsOptions, GroupDescription, GroupMemberDescription } from './admin/describe-groups.js';
 export { TopicErrors } from './admin/errors.js';
 export type { GroupAdminContext } from './admin/group-context.js';
 export { GroupNotEmptyError, InvalidOffsetsExportError, NoCommittedOffsetError } from './admin/group-errors.js';

@@ -8,7 +8,14 @@ import type { Deadline } from '../cluster/deadline.js';
 import type { TopicPartition } from '../cluster/partition-errors.js';
 import type { GroupAnswers } from '../coordinator/per-coordinator.js';
 import type { Connection } from '../network/connection.js';
-import type { GroupDescription } from './group-description.js';
+import { authorizedOperationsOf, type GroupDescription } from './group-description.js';
+
+/** One describe call's deadline and what it asks of each coordinator. */
+export interface DescribeAsk {
+  deadline: Deadline;
+  requestTimeoutMs: number;
+  includeAuthorizedOperations: boolean;
+}
 
 /**
  * KIP-848 consumer groups, which DescribeGroups does not describe: ConsumerGroupDescribe gives their members
@@ -19,21 +26,20 @@ export async function describeConsumerGroupsAt(
   connection: Connection,
   nodeId: number,
   groupIds: string[],
-  deadline: Deadline,
-  requestTimeoutMs: number,
+  ask: DescribeAsk,
 ): Promise<GroupAnswers<GroupDescription>> {
   const version = connection.versionFor(ConsumerGroupDescribe);
   const response = await connection.request(
     ConsumerGroupDescribe,
-    { groupIds, includeAuthorizedOperations: false },
-    { ...deadline.requestOptions(requestTimeoutMs), version },
+    { groupIds, includeAuthorizedOperations: ask.includeAuthorizedOperations },
+    { ...ask.deadline.requestOptions(ask.requestTimeoutMs), version },
   );
   const answers: GroupAnswers<GroupDescription> = new Map();
   for (const g of response.groups) {
     if (g.errorCode !== 0) {
       const context = { api: 'ConsumerGroupDescribe', version, groupId: g.groupId };
       answers.set(g.groupId, kafkaError(g.errorCode, { message: g.errorMessage, context }) as TidemarkError);
-    } else answers.set(g.groupId, fromConsumerGroup(g, nodeId));
+    } else answers.set(g.groupId, fromConsumerGroup(g, nodeId, ask));
   }
   return answers;
 }
@@ -41,7 +47,7 @@ export async function describeConsumerGroupsAt(
 type DescribedConsumerGroup = ConsumerGroupDescribeResponse['groups'][number];
 type Assignment = DescribedConsumerGroup['members'][number]['assignment'];
 
-function fromConsumerGroup(g: DescribedConsumerGroup, nodeId: number): GroupDescription {
+function fromConsumerGroup(g: DescribedConsumerGroup, nodeId: number, ask: DescribeAsk): GroupDescription {
   return {
     groupId: g.groupId,
     state: g.groupState,
@@ -62,6 +68,7 @@ function fromConsumerGroup(g: DescribedConsumerGroup, nodeId: number): GroupDesc
     coordinator: nodeId,
     groupEpoch: g.groupEpoch,
     assignmentEpoch: g.assignmentEpoch,
+    ...authorizedOperationsOf(g.authorizedOperations, ask),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { TidemarkError } from '../../codecs/errors.js';
+import { TidemarkError } from '../../codecs/errors.js';
 import { DescribeGroups, type DescribeGroupsResponse } from '../../protocol/apis/describe-groups.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { kafkaError } from '../../protocol/kafka-error.js';
@@ -7,13 +7,18 @@ import { checkGroupId } from '../commit/offset-commit.js';
 import { throwGroupFailures } from '../coordinator/group-errors.js';
 import { type GroupAnswers, perCoordinator } from '../coordinator/per-coordinator.js';
 import type { Connection } from '../network/connection.js';
-import { describeConsumerGroupsAt } from './consumer-group-describe.js';
+import { type DescribeAsk, describeConsumerGroupsAt } from './consumer-group-describe.js';
 import { decodeAssignment, decodeSubscribedTopics } from './consumer-protocol-bytes.js';
 import type { GroupAdminContext } from './group-context.js';
-import type { GroupDescription } from './group-description.js';
+import { authorizedOperationsOf, type GroupDescription, operationsAsked } from './group-description.js';
 import { type ListedGroup, listGroupsAt } from './list-groups.js';
 
 export type { GroupDescription, GroupMemberDescription } from './group-description.js';
+
+export interface DescribeGroupsOptions extends CallOptions {
+  /** Also say which operations this client may perform on each group (its `authorizedOperations`). */
+  includeAuthorizedOperations?: boolean;
+}
 
 /** Whether a group state means the group has no live members (its offsets may then be changed from outside). */
 export function isInactive(state: string): boolean {
@@ -27,12 +32,13 @@ export function isInactive(state: string): boolean {
 export async function describeGroups(
   ctx: GroupAdminContext,
   groupIds: readonly string[],
-  options: CallOptions = {},
+  options: DescribeGroupsOptions = {},
 ): Promise<GroupDescription[]> {
   for (const g of groupIds) checkGroupId(g);
   const deadline = Deadline.of('DescribeGroups', options, ctx.requestTimeoutMs);
+  const ask: DescribeAsk = { deadline, requestTimeoutMs: ctx.requestTimeoutMs, ...operationsAsked(options) };
   const { results, failures } = await perCoordinator(ctx.coordinators, groupIds, deadline, (connection, node, ids) =>
-    describeAt(connection, node.nodeId, ids, deadline, ctx.requestTimeoutMs),
+    describeAt(connection, node.nodeId, ids, ask),
   );
   throwGroupFailures('DescribeGroups', failures, results);
   return [...new Set(groupIds)].map((g) => results.get(g)!);
@@ -42,13 +48,16 @@ async function describeAt(
   connection: Connection,
   nodeId: number,
   groupIds: string[],
-  deadline: Deadline,
-  requestTimeoutMs: number,
+  ask: DescribeAsk,
 ): Promise<GroupAnswers<GroupDescription>> {
+  const { deadline, requestTimeoutMs } = ask;
   const version = connection.versionFor(DescribeGroups);
+  if (ask.includeAuthorizedOperations && version < 3) {
+    throw new TidemarkError(`authorized operations need DescribeGroups v3+, the broker offers v${version}`);
+  }
   const response = await connection.request(
     DescribeGroups,
-    { groups: groupIds },
+    { groups: groupIds, includeAuthorizedOperations: ask.includeAuthorizedOperations },
     { ...deadline.requestOptions(requestTimeoutMs), version },
   );
   const answers: GroupAnswers<GroupDescription> = new Map();
@@ -70,10 +79,10 @@ async function describeAt(
       answers.set(g.groupId, kafkaError(g.errorCode, { message: g.errorMessage, context }) as TidemarkError);
       continue;
     }
-    answers.set(g.groupId, fromDescribed(g, nodeId));
+    answers.set(g.groupId, fromDescribed(g, nodeId, ask));
   }
   if (consumerGroups.length > 0) {
-    const described = await describeConsumerGroupsAt(connection, nodeId, consumerGroups, deadline, requestTimeoutMs);
+    const described = await describeConsumerGroupsAt(connection, nodeId, consumerGroups, ask);
     for (const [groupId, answer] of described) answers.set(groupId, answer);
   }
   return answers;
@@ -81,7 +90,7 @@ async function describeAt(
 
 type DescribedGroup = DescribeGroupsResponse['groups'][number];
 
-function fromDescribed(g: DescribedGroup, nodeId: number): GroupDescription {
+function fromDescribed(g: DescribedGroup, nodeId: number, ask: DescribeAsk): GroupDescription {
   const consumer = g.protocolType === 'consumer';
   return {
     groupId: g.groupId,
@@ -99,6 +108,7 @@ function fromDescribed(g: DescribedGroup, nodeId: number): GroupDescription {
       subscribedTopics: consumer ? orEmpty(() => decodeSubscribedTopics(m.memberMetadata)) : [],
     })),
     coordinator: nodeId,
+    ...authorizedOperationsOf(g.authorizedOperations, ask),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { TopicPartition } from '../cluster/partition-errors.js';
+import { authorizedOperations } from './cluster.js';
 
 /** What describing a group answers (DescribeGroups for classic groups, ConsumerGroupDescribe for KIP-848). */
 
@@ -43,4 +44,25 @@ export interface GroupDescription {
   /** KIP-848 groups only: the epoch of the group's membership and of its target assignment. */
   groupEpoch?: number;
   assignmentEpoch?: number;
+  /**
+   * When asked for (`includeAuthorizedOperations`): the operations this client may perform on the group, sorted
+   * names (e.g. DESCRIBE, READ); absent otherwise, and for a group neither request describes (share, streams).
+   */
+  authorizedOperations?: string[];
+}
+
+/** Whether a describe call asks for authorized operations (false unless it says so). */
+export function operationsAsked(options: { includeAuthorizedOperations?: boolean }): {
+  includeAuthorizedOperations: boolean;
+} {
+  return { includeAuthorizedOperations: options.includeAuthorizedOperations === true };
+}
+
+/** The `authorizedOperations` field of a described group: set only when the call asked and the broker said. */
+export function authorizedOperationsOf(
+  bits: number,
+  ask: { includeAuthorizedOperations: boolean },
+): Pick<GroupDescription, 'authorizedOperations'> {
+  const names = ask.includeAuthorizedOperations ? authorizedOperations(bits) : undefined;
+  return names === undefined ? {} : { authorizedOperations: names };
 }

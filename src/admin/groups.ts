@@ -1,7 +1,7 @@
 import type { CallOptions } from '../cluster/deadline.js';
 import type { TopicPartition } from '../cluster/partition-errors.js';
 import { deleteCommittedOffsets, deleteGroups } from './delete-groups.js';
-import { describeGroups, type GroupDescription } from './describe-groups.js';
+import { type DescribeGroupsOptions, describeGroups, type GroupDescription } from './describe-groups.js';
 import type { GroupAdminContext } from './group-context.js';
 import { type DescribeGroupOffsetsOptions, describeGroupOffsets, type GroupOffsetsDescription } from './group-lag.js';
 import { type ListedGroup, type ListGroupsOptions, listGroups } from './list-groups.js';
@@ -32,7 +32,7 @@ export class GroupAdmin {
   }
 
   /** State, assignor and members (with their partitions) of groups; no such group is described as Dead. */
-  describeGroups(groupIds: readonly string[], options?: CallOptions): Promise<GroupDescription[]> {
+  describeGroups(groupIds: readonly string[], options?: DescribeGroupsOptions): Promise<GroupDescription[]> {
     return describeGroups(this.ctx, groupIds, options);
   }
 

@@ -1,6 +1,5 @@
 import { TidemarkError } from '../../codecs/errors.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
-import { TopicErrors } from '../admin/errors.js';
 import { GroupNotEmptyError } from '../admin/group-errors.js';
 import { ResourceErrors } from '../admin/resource-errors.js';
 import { CallTimeoutError } from '../cluster/deadline.js';
@@ -79,15 +78,16 @@ export function exitCodeOf(err: unknown): number {
     return ExitCode.UNREACHABLE;
   }
   if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') return ExitCode.NOT_FOUND;
-  const kafka =
-    err instanceof KafkaError
-      ? [err]
-      : err instanceof TopicErrors || err instanceof ResourceErrors
-        ? [...(err.errors as Map<string, KafkaError>).values()]
-        : [];
-  if (kafka.length > 0 && kafka.every((e) => NOT_FOUND_CODES.has(e.errorName))) return ExitCode.NOT_FOUND;
-  if (kafka.length > 0 && kafka.every((e) => REFUSED_CODES.has(e.errorName))) return ExitCode.REFUSED;
+  // TopicErrors is a ResourceErrors: one check covers every admin call's partial failure.
+  const failures: unknown[] = err instanceof ResourceErrors ? [...err.errors.values()] : [err];
+  if (allKafkaErrorsIn(failures, NOT_FOUND_CODES)) return ExitCode.NOT_FOUND;
+  if (allKafkaErrorsIn(failures, REFUSED_CODES)) return ExitCode.REFUSED;
   return ExitCode.ERROR;
+}
+
+/** Whether every failure is a broker's error with one of these codes (a resource's non-Kafka error is not). */
+function allKafkaErrorsIn(failures: readonly unknown[], codes: ReadonlySet<string>): boolean {
+  return failures.length > 0 && failures.every((e) => e instanceof KafkaError && codes.has(e.errorName));
 }
 
 /** The error, its causes, and the errors of AggregateErrors among them. */

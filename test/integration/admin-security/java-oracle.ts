@@ -82,6 +82,15 @@ export class AdminSecurityOracle {
     return this.helper.result('describeTopics', { bootstrap, topics, ...(partitionLimit ? { partitionLimit } : {}) });
   }
 
+  /** Java's describeConsumerGroups(includeAuthorizedOperations) of one group, as the SASL user given (sorted names). */
+  describeGroupOperations(
+    bootstrap: string,
+    group: string,
+    sasl?: { mechanism: string; username: string; password: string },
+  ): Promise<string[] | null> {
+    return this.helper.result('describeGroupOperations', { bootstrap, group, sasl: sasl ?? null });
+  }
+
   close(): Promise<void> {
     return this.helper.close();
   }

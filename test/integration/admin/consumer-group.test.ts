@@ -3,7 +3,7 @@ import type { Client } from '../../../src/client.js';
 import { bootstrap, uniqueTopicName } from '../../harness/context.js';
 import { JavaClients } from '../offsets/java-helper.js';
 import { useJavaAdmin } from './java-admin.js';
-import { newClient, newTopic, waitForSettledKip848Member } from './setup.js';
+import { newClient, newTopic, TARGETS, waitForSettledKip848Member } from './setup.js';
 
 const javaAdmin = useJavaAdmin();
 let javaClients: JavaClients;
@@ -31,6 +31,7 @@ interface JavaGroup {
     assignment: string[];
     targetAssignment: string[];
   }[];
+  authorizedOperations?: string[] | null;
 }
 
 // KIP-848 groups run on Kafka 4.x only (3.9 has them as an early-access preview, off in the test broker).
@@ -78,4 +79,54 @@ describe('describeGroups of a live KIP-848 group (ConsumerGroupDescribe), Kafka 
       await javaClients.leave(member);
     }
   });
+
+  it("includeAuthorizedOperations: what Java's describeConsumerGroups reports, absent unless asked", async () => {
+    const topic = await newTopic(client, 'kip848-ops', 1);
+    const group = uniqueTopicName('admin-kip848-ops');
+    const member = `${group}-m1`;
+    await javaClients.join(bootstrap(), group, topic, member, { protocol: 'consumer' });
+    try {
+      await waitForSettledKip848Member(client, group, 1);
+      const [ours] = await client.groups.describeGroups([group], { includeAuthorizedOperations: true });
+      const theirs = await javaAdmin().call<JavaGroup>(bootstrap(), 'describeConsumerGroup', {
+        group,
+        includeAuthorizedOperations: true,
+      });
+      expect(ours.type).toBe('consumer');
+      expect(ours.authorizedOperations).toEqual(theirs.authorizedOperations);
+      // No authorizer: every operation a group has.
+      expect(ours.authorizedOperations).toEqual(
+        ['DELETE', 'DESCRIBE', 'DESCRIBE_CONFIGS', 'ALTER_CONFIGS', 'READ'].sort(),
+      );
+      const [plain] = await client.groups.describeGroups([group]);
+      expect(plain).not.toHaveProperty('authorizedOperations');
+    } finally {
+      await javaClients.leave(member);
+    }
+  });
 });
+
+for (const target of TARGETS) {
+  describe(`describeGroups of a classic group with authorized operations (DescribeGroups), ${target.label}`, () => {
+    it("equals Java's describeConsumerGroups(includeAuthorizedOperations)", async () => {
+      const client = newClient(target.at());
+      const topic = await newTopic(client, 'classic-ops', 1);
+      const group = uniqueTopicName('admin-classic-ops');
+      const member = `${group}-m1`;
+      await javaClients.join(target.at(), group, topic, member, { protocol: 'classic' });
+      try {
+        const [ours] = await client.groups.describeGroups([group], { includeAuthorizedOperations: true });
+        const theirs = await javaAdmin().call<JavaGroup>(target.at(), 'describeConsumerGroup', {
+          group,
+          includeAuthorizedOperations: true,
+        });
+        expect(ours.type).toBe('classic');
+        expect(ours.authorizedOperations).toEqual(theirs.authorizedOperations);
+        expect(ours.authorizedOperations).toContain('DESCRIBE');
+      } finally {
+        await javaClients.leave(member);
+        await client.close();
+      }
+    });
+  });
+}

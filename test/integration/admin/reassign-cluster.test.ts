@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { toJson } from '../../../src/cli/format.js';
-import { Client } from '../../../src/client.js';
-import { type KafkaCluster, startCluster } from '../../harness/cluster.js';
+import type { Client } from '../../../src/client.js';
+import type { KafkaCluster } from '../../harness/cluster.js';
 import { uniqueTopicName } from '../../harness/context.js';
 import { runCli } from '../cli/setup.js';
 import { useJavaAdmin } from './java-admin.js';
+import { useThreeNodeCluster, waitUntil } from './three-node.js';
 
 /**
  * Replica moves on a three-node Kafka 4.x cluster: a move held in progress by a replication throttle is
@@ -13,17 +14,12 @@ import { useJavaAdmin } from './java-admin.js';
  */
 
 const javaAdmin = useJavaAdmin();
+const threeNodes = useThreeNodeCluster('admin-reassign');
 let cluster: KafkaCluster;
 let client: Client;
-
-beforeAll(async () => {
-  cluster = await startCluster({ brokers: 3, name: `admin-reassign-${process.pid}` });
-  client = new Client({ bootstrap: cluster.bootstrap, requestTimeoutMs: 30_000 });
-}, 300_000);
-afterAll(async () => {
-  await client?.close();
-  await cluster?.stop();
-}, 120_000);
+beforeAll(() => {
+  ({ cluster, client } = threeNodes());
+});
 
 function cli(argv: string[]) {
   return runCli([...argv, '--bootstrap', cluster.bootstrap, '--timeout', '30000']);
@@ -46,14 +42,6 @@ async function throttle(on: boolean, topic: string, brokers: number[]): Promise<
       ),
     },
   ]);
-}
-
-async function waitUntil(what: string, ready: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 describe('partition reassignment and leader election, three-node Kafka 4.x cluster', () => {

@@ -22,6 +22,15 @@ public final class AdminSecurityOracle {
     if (cmd.get("op").asText().equals("version")) return "ready";
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cmd.get("bootstrap").asText());
+    JsonNode sasl = cmd.get("sasl");
+    if (sasl != null && !sasl.isNull()) {
+      // A SCRAM user of the SASL listener, so that the oracle is authorized as that user (not as ANONYMOUS).
+      p.put("security.protocol", "SASL_PLAINTEXT");
+      p.put("sasl.mechanism", sasl.get("mechanism").asText());
+      p.put("sasl.jaas.config", String.format(
+          "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"%s\" password=\"%s\";",
+          sasl.get("username").asText(), sasl.get("password").asText()));
+    }
     try (Admin admin = Admin.create(p)) {
       switch (cmd.get("op").asText()) {
         case "describeAcls":
@@ -36,6 +45,12 @@ public final class AdminSecurityOracle {
           return scram(admin, cmd.get("users"));
         case "describeTopics":
           return topics(admin, cmd);
+        case "describeGroupOperations": {
+          String group = cmd.get("group").asText();
+          ConsumerGroupDescription d = admin.describeConsumerGroups(
+              List.of(group), new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true)).all().get().get(group);
+          return d.authorizedOperations() == null ? null : d.authorizedOperations().stream().map(Enum::name).sorted().toList();
+        }
         case "describeQuotas":
           return quotas(admin, cmd.get("components"), cmd.path("strict").asBoolean(false));
         default:
