@@ -91,7 +91,6 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
     this.stream = new ResponseStream(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, this.inFlight, {
       broker: { host: options.host, port: options.port, nodeId: options.nodeId },
       isClosed: () => this.state === 'closed',
-      isConnecting: () => this.state === 'connecting',
       fail: (reason) => this.fail(reason),
     });
   }
