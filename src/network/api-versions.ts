@@ -37,6 +37,23 @@ export class BrokerApiVersions {
     return this.ranges.get(apiKey);
   }
 
+  /** Whether both sides speak some version of `api`. */
+  offers(api: ApiDef): boolean {
+    const ours = clientVersions(api);
+    const theirs = this.ranges.get(api.key);
+    return theirs !== undefined && Math.min(ours.max, theirs.max) >= Math.max(ours.min, theirs.min);
+  }
+
+  /** Whether `other` lists the same APIs with the same ranges (two answers of one broker agree). */
+  sameRanges(other: BrokerApiVersions): boolean {
+    if (other.ranges.size !== this.ranges.size) return false;
+    for (const [key, r] of this.ranges) {
+      const o = other.ranges.get(key);
+      if (o === undefined || o.min !== r.min || o.max !== r.max) return false;
+    }
+    return true;
+  }
+
   /** The highest version both sides speak. */
   versionFor(api: ApiDef): number {
     const ours = clientVersions(api);

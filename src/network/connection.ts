@@ -21,10 +21,11 @@ import {
 } from './connection-options.js';
 import { ConnectionError, formatAddress, RequestAbortedError, RequestTimeoutError } from './errors.js';
 import { ExclusiveGate } from './exclusive-gate.js';
-import { handshakeRetriable, negotiate } from './handshake.js';
+import { askVersionsAgain, handshakeRetriable, negotiate } from './handshake.js';
 import { InFlightRequests } from './in-flight.js';
 import { ResponseStream } from './response-stream.js';
 import { endGracefully, type SocketFactory, tcpSocketFactory } from './socket.js';
+import { confirmVersionTable } from './version-recheck.js';
 import { encodeRequest } from './wire.js';
 
 // Where these lived before connection-options.ts; importers may keep using this module.
@@ -91,7 +92,6 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
     this.stream = new ResponseStream(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, this.inFlight, {
       broker: { host: options.host, port: options.port, nodeId: options.nodeId },
       isClosed: () => this.state === 'closed',
-      isConnecting: () => this.state === 'connecting',
       fail: (reason) => this.fail(reason),
     });
   }
@@ -124,6 +124,8 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
     try {
       if (this.options.negotiateVersions !== false) await this.negotiate();
       await this.options.authenticate?.(this);
+      // Only after authentication: a SASL listener takes one ApiVersions request before its handshake, no more.
+      if (this.versions !== undefined) await this.confirmVersions(this.versions);
     } catch (err) {
       // A garbled answer closes this connection; the pool opens the next one after its backoff.
       const reason =
@@ -281,11 +283,21 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
   }
 
   private async negotiate(): Promise<void> {
-    this.versions = await negotiate(
-      (body, options) => this.send(ApiVersions, body, options) as Promise<ResponseOf<typeof ApiVersions>>,
-      { name: this.options.clientSoftwareName, version: this.options.clientSoftwareVersion },
-      this.address,
+    this.versions = await negotiate(this.sendApiVersions, this.software, this.address);
+  }
+
+  /** A table that lacks an API every broker serves is asked for again (version-recheck.ts). */
+  private async confirmVersions(first: BrokerApiVersions): Promise<void> {
+    this.versions = await confirmVersionTable(first, () =>
+      askVersionsAgain(this.sendApiVersions, this.software, first, this.address),
     );
+  }
+
+  private readonly sendApiVersions = (body: object, options: SendOptions) =>
+    this.send(ApiVersions, body, options) as Promise<ResponseOf<typeof ApiVersions>>;
+
+  private get software(): { name?: string; version?: string } {
+    return { name: this.options.clientSoftwareName, version: this.options.clientSoftwareVersion };
   }
 
   /** Moves to closed, once: rejects everything in flight and tells listeners. */

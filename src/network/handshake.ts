@@ -7,8 +7,9 @@
 import { ProtocolError, type TidemarkError } from '../../codecs/errors.js';
 import type { Reader } from '../../codecs/reader.js';
 import type { ApiVersions } from '../../protocol/apis/api-versions.js';
+import { kafkaError } from '../../protocol/kafka-error.js';
 import type { ResponseOf } from '../../protocol/schema.js';
-import { apiVersionsDecoder, type BrokerApiVersions, negotiateApiVersions } from './api-versions.js';
+import { apiVersionsDecoder, BrokerApiVersions, negotiateApiVersions } from './api-versions.js';
 import { CLIENT_SOFTWARE_NAME, CLIENT_SOFTWARE_VERSION, softwareToken } from './client-software.js';
 import type { RequestOptions } from './connection-options.js';
 import { ImplausibleResponseError } from './errors.js';
@@ -24,15 +25,37 @@ export function negotiate(
   software: { name?: string; version?: string },
   address: string,
 ): Promise<BrokerApiVersions> {
+  return negotiateApiVersions((version) => sendApiVersions(send, software, version), address);
+}
+
+/**
+ * One more ApiVersions request at the version negotiation settled on, its table held to the same rules (see
+ * version-recheck.ts for when a connection asks twice).
+ */
+export async function askVersionsAgain(
+  send: SendApiVersions,
+  software: { name?: string; version?: string },
+  negotiated: BrokerApiVersions,
+  address: string,
+): Promise<BrokerApiVersions> {
+  const version = negotiated.negotiatedWith;
+  const response = await sendApiVersions(send, software, version);
+  if (response.errorCode !== 0) throw kafkaError(response.errorCode, { context: { api: 'ApiVersions', version } });
+  return new BrokerApiVersions(response, version, address);
+}
+
+async function sendApiVersions(
+  send: SendApiVersions,
+  software: { name?: string; version?: string },
+  version: number,
+): Promise<ResponseOf<typeof ApiVersions>> {
   const body = {
     clientSoftwareName: softwareToken(software.name ?? CLIENT_SOFTWARE_NAME),
     clientSoftwareVersion: softwareToken(software.version ?? CLIENT_SOFTWARE_VERSION),
   };
-  return negotiateApiVersions(async (version) => {
-    const response = await send(version >= 3 ? body : {}, { version, decode: apiVersionsDecoder(version) });
-    if (response.errorCode === 0) checkPlausible(response, version);
-    return response;
-  }, address);
+  const response = await send(version >= 3 ? body : {}, { version, decode: apiVersionsDecoder(version) });
+  if (response.errorCode === 0) checkPlausible(response, version);
+  return response;
 }
 
 /** ApiVersions (18) and Metadata (3): offered by every broker that answers ApiVersions at all. */

@@ -15,8 +15,6 @@ import { decodeResponse } from './wire.js';
 export interface StreamOwner {
   readonly broker: BrokerAddress;
   isClosed(): boolean;
-  /** Still in the handshake: a bad size prefix then is a garbled answer, not a broker's verdict. */
-  isConnecting(): boolean;
   fail(reason: ConnectionError): void;
 }
 
@@ -51,16 +49,18 @@ export class ResponseStream {
 
   /**
    * Why the byte stream cannot go on. A first answer whose size prefix is another protocol's bytes means no
-   * Kafka broker listens here. Otherwise a bad size prefix after the handshake would recur on a new connection
-   * (a response above maxResponseBytes); during the handshake, or for a desynchronised stream, a new one helps.
+   * Kafka broker listens here. Anything else — a size prefix below zero or above maxResponseBytes, a frame that
+   * matches no request — fails every request in flight on the connection, and is retriable, as in Java's
+   * client (a disconnect): which of them the bad frame belonged to cannot be told, and most are innocent. Marked
+   * final, one flipped size prefix on a shared connection ended whatever was in flight for good — in the
+   * corruption soak, an idempotent producer's InitProducerId, and with it the producer.
    */
   private streamFailure(err: unknown): ConnectionError {
     if (err instanceof FrameSizeError && !this.framesSeen) {
       const foreign = foreignProtocol(err.size);
       if (foreign !== undefined) return new NotKafkaBrokerError(this.owner.broker, foreign, err);
     }
-    const retriable = !(err instanceof FrameSizeError) || this.owner.isConnecting();
-    return this.error(`protocol failure: ${(err as Error).message}`, err, retriable);
+    return this.error(`protocol failure: ${(err as Error).message}`, err);
   }
 
   private onFrame(frame: Buffer): void {

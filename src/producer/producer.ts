@@ -96,18 +96,18 @@ export class Producer {
 
   /** Sends a record; resolves when the broker has it (per `acks`), rejects with a typed error if it never will. */
   send(record: ProducerRecord): Promise<RecordMetadata> {
-    if (this.closing) return Promise.reject(new ProducerClosedError('send() was called after close()'));
-    if (this.sender.fatalError !== undefined) return Promise.reject(this.sender.fatalError);
+    if (this.closing) return refuseLater(new ProducerClosedError('send() was called after close()'));
+    if (this.sender.fatalError !== undefined) return refuseLater(this.sender.fatalError);
     const transactions = this.transactions;
     if (transactions !== undefined) {
       const refused = transactions.sendError();
-      if (refused !== undefined) return Promise.reject(refused);
+      if (refused !== undefined) return refuseLater(refused);
     }
     let pending: PendingRecord;
     try {
       pending = prepareRecord(record, Date.now(), this.maxRecordSize);
     } catch (err) {
-      return Promise.reject(err);
+      return refuseLater(err);
     }
     return new Promise<RecordMetadata>((resolve, reject) => {
       pending.resolve = resolve;
@@ -370,4 +370,13 @@ export class Producer {
       this.sender.failBatch(batch, maybe ? new ProducerClosedError(err.message, true) : err);
     }
   }
+}
+
+/**
+ * A send refused without I/O rejects on a later turn of the event loop, never as a microtask: an application
+ * that sends again at once on failure would otherwise spin in the microtask queue and starve every timer (the
+ * corruption soak hung the whole test run this way once its producer had failed for good).
+ */
+function refuseLater(err: unknown): Promise<never> {
+  return new Promise((_, reject) => setImmediate(reject, err));
 }

@@ -7,6 +7,7 @@
  * RangeError, or a position past the high watermark.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApiVersions } from '../../../protocol/apis/api-versions.js';
 import { Fetch } from '../../../protocol/apis/fetch.js';
 import { ListOffsets } from '../../../protocol/apis/list-offsets.js';
 import { Produce } from '../../../protocol/apis/produce.js';
@@ -27,6 +28,7 @@ import {
   isTyped,
   openFaultScene,
   type ProxiedHost,
+  proxiedHost,
   RecordTally,
   settle,
   until,
@@ -96,6 +98,55 @@ describe.each(targets())('one corrupted response, then clean, $label', (target) 
   const latest = async () => (await admin.offsets.latest([{ topic, partition: 0 }]))[0].offset;
   const send = (p: Producer, value: string) =>
     deadline(p.send({ topic, partition: 0, value: Buffer.from(value) }), 40_000, `send ${value}`);
+
+  /**
+   * The next ApiVersions answer loses `apiKey` (a flipped key id does that), and every answer is counted: a table
+   * without an API every broker serves is asked for again on the same connection, and two answers that disagree
+   * replace the connection (src/network/version-recheck.ts).
+   */
+  function dropFromNextVersionTable(apiKey: number): { answers: () => number } {
+    let answers = 0;
+    const strip = rewriteFirst(ApiVersions, (body) => {
+      body.apiKeys = body.apiKeys.filter((k) => k.apiKey !== apiKey);
+      return true;
+    });
+    proxy.onResponse(KEY.ApiVersions, (response) => {
+      answers++;
+      return strip(response);
+    });
+    return { answers: () => answers };
+  }
+
+  it('a version table without Produce: asked again, a new connection, the same producer sends', async () => {
+    const before = proxy.stats.rewritten;
+    const table = dropFromNextVersionTable(KEY.Produce);
+    const p = producer({ deliveryTimeoutMs: 30_000 });
+    const first = await send(p, 'after-table-without-produce');
+    expect(proxy.stats.rewritten - before).toBe(1);
+    // The garbled answer, the second on the same connection (which disagreed), the new connection's.
+    expect(table.answers()).toBe(3);
+    expect((await send(p, 'and-again')).offset).toBe(first.offset + 1n);
+  });
+
+  it('a version table without Fetch: the same consumer reconnects and reads every record once', async () => {
+    const own = proxiedHost(target.bootstrap, proxy, { requestTimeoutMs: REQUEST_TIMEOUT_MS });
+    closing.push(() => own.close());
+    // The shared connection first, clean: the garbled table is then the one of the connection the consumer
+    // opens for fetching alone.
+    await own.cluster.metadata({ topics: [topic] });
+    const before = proxy.stats.rewritten;
+    const table = dropFromNextVersionTable(KEY.Fetch);
+    const consumer = new Consumer(own, { autoOffsetReset: 'earliest' });
+    closing.unshift(() => consumer.close());
+    consumer.assign([{ topic, partition: 0 }]);
+    const tally = new RecordTally([0], PER_PARTITION);
+    await consumeAll(consumer, tally, 30_000, { extraMs: 0 });
+    expect(proxy.stats.rewritten - before).toBe(1);
+    expect(table.answers()).toBe(3);
+    expect(tally.lost).toBe(0);
+    expect(tally.duplicated).toBe(0);
+    expect(tally.outOfOrder).toBe(0);
+  });
 
   it('a garbled ApiVersions answer on the first connection: the producer reconnects and sends', async () => {
     const before = proxy.stats.rewritten;

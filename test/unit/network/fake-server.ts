@@ -3,7 +3,9 @@ import { Writer } from '../../../codecs/writer.js';
 import { ApiVersions } from '../../../protocol/apis/api-versions.js';
 import { responseCodec } from '../../../protocol/codec.js';
 import type { ResponseInput } from '../../../protocol/schema.js';
+import { clientVersions } from '../../../src/network/api-versions.js';
 import { FrameAssembler } from '../../../src/network/frame-assembler.js';
+import { ALWAYS_SERVED } from '../../../src/network/version-recheck.js';
 
 /** A request as the fake server saw it; `rest` is everything after the client id (tags and body). */
 export interface SeenRequest {
@@ -14,6 +16,17 @@ export interface SeenRequest {
   rest: Buffer;
   socket: Socket;
 }
+
+/**
+ * Every API a Kafka broker always serves, at the versions tidemark speaks: a table the handshake accepts with
+ * one answer (a table without one of them is asked for twice, see src/network/version-recheck.ts).
+ */
+export const SERVED_API_KEYS: readonly { apiKey: number; minVersion: number; maxVersion: number }[] = ALWAYS_SERVED.map(
+  (api) => {
+    const ours = clientVersions(api);
+    return { apiKey: api.key, minVersion: ours.min, maxVersion: ours.max };
+  },
+);
 
 /**
  * A loopback TCP server that frames requests and lets each test decide what bytes to send back. Only for

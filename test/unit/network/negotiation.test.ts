@@ -7,7 +7,7 @@ import { isKafkaError } from '../../../protocol/kafka-error.js';
 import { CLIENT_SOFTWARE_NAME, CLIENT_SOFTWARE_VERSION, softwareToken } from '../../../src/network/client-software.js';
 import { Connection } from '../../../src/network/connection.js';
 import { ConnectionError, UnsupportedVersionError } from '../../../src/network/errors.js';
-import { FakeServer, type SeenRequest } from './fake-server.js';
+import { FakeServer, SERVED_API_KEYS, type SeenRequest } from './fake-server.js';
 
 const UNSUPPORTED_VERSION = 35;
 
@@ -16,6 +16,7 @@ function oldBroker(maxApiVersions: number, advertiseOwnRange = true) {
   const apiKeys = [
     { apiKey: 18, minVersion: 0, maxVersion: maxApiVersions },
     { apiKey: 3, minVersion: 1, maxVersion: 9 },
+    ...SERVED_API_KEYS.filter((k) => k.apiKey !== 18 && k.apiKey !== 3),
   ];
   return (req: SeenRequest) => {
     if (req.apiKey !== 18) return;
