@@ -5,8 +5,9 @@
  * every partition the group assigns, so it survives rebalances; seeks asked before a partition is assigned
  * wait for its assignment.
  */
-import type { Client, Consumer as CoreConsumer, RebalanceEvent, TopicPartition } from '../index.js';
+import type { Client, Consumer as CoreConsumer, PartitionAssignor, RebalanceEvent, TopicPartition } from '../index.js';
 import { describeGroups } from './admin-groups.js';
+import { coreAssignors } from './assigners.js';
 import type { RetryOptions } from './config.js';
 import type { Logger } from './constants.js';
 import { KafkaJSNonRetriableError, translated } from './errors.js';
@@ -56,12 +57,16 @@ export class Consumer {
   private readonly pendingSeeks = new Map<string, { topic: string; partition: number; offset: bigint }>();
   private running = false;
   private loop: Promise<void> | undefined;
+  /** kafkajs's `partitionAssigners` as core assignors, checked at construction as kafkajs checks them. */
+  private readonly assignors: PartitionAssignor[];
 
   constructor(
     private readonly connectClient: () => Promise<Client>,
     private readonly config: ConsumerConfig,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.assignors = coreAssignors(config.partitionAssigners);
+  }
 
   async connect(): Promise<void> {
     if (this.client !== undefined) return;
@@ -127,6 +132,7 @@ export class Consumer {
       ...(c.maxWaitTimeInMs === undefined ? {} : { fetchMaxWaitMs: c.maxWaitTimeInMs }),
       ...(c.rackId === undefined ? {} : { clientRack: c.rackId }),
       group: {
+        assignors: this.assignors,
         ...(c.sessionTimeout === undefined ? {} : { sessionTimeoutMs: c.sessionTimeout }),
         ...(c.rebalanceTimeout === undefined ? {} : { rebalanceTimeoutMs: c.rebalanceTimeout }),
         ...(c.heartbeatInterval === undefined ? {} : { heartbeatIntervalMs: c.heartbeatInterval }),
