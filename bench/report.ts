@@ -95,8 +95,8 @@ const TARGETS: readonly Target[] = [
  * 20 and Node 24): met or missed, and by how much.
  */
 export function targetsTable(rows: ClientSummary[]): string {
-  const ours = rows.filter((r) => r.name.startsWith('tidemark') && r.note === undefined);
-  if (ours.length === 0) return '';
+  const ours = rows.filter((r) => isCoreRow(r.name) && r.note === undefined);
+  if (ours.length === 0) return facadeTargetsTable(rows);
   const lines = [
     `| target | ${ours.map((o) => cell(o.name)).join(' | ')} |`,
     `| --- | ${ours.map(() => '---').join(' | ')} |`,
@@ -116,7 +116,39 @@ export function targetsTable(rows: ClientSummary[]): string {
     });
     lines.push(`| ${t.what} | ${cells.join(' | ')} |`);
   }
-  return lines.join('\n');
+  const facade = facadeTargetsTable(rows);
+  return facade === '' ? lines.join('\n') : `${lines.join('\n')}\n\n${facade}`;
+}
+
+/** The core's rows (Node 20 and 24); the tidemark/kafkajs rows have targets of their own. */
+const isCoreRow = (name: string) => name.startsWith('tidemark') && !name.startsWith('tidemark/kafkajs');
+
+/** Issue 15's targets for tidemark/kafkajs: each row against its peer, measured in the same run. */
+const FACADE_TARGETS = [
+  { row: 'tidemark/kafkajs eachBatch', what: '≥ 0.8× the core consumer records/s', peer: 'tidemark', factor: 0.8 },
+  {
+    row: 'tidemark/kafkajs eachMessage',
+    what: '≥ 3× kafkajs eachMessage records/s',
+    peer: 'kafkajs eachMessage',
+    factor: 3,
+  },
+] as const;
+
+export function facadeTargetsTable(rows: ClientSummary[]): string {
+  const lines = ['| tidemark/kafkajs target | ratio |', '| --- | --- |'];
+  for (const t of FACADE_TARGETS) {
+    const row = rows.find((r) => r.name === t.row && r.note === undefined);
+    if (row === undefined) continue;
+    const peer = rows.find((r) => r.name === t.peer);
+    if (peer === undefined || peer.note !== undefined) {
+      lines.push(`| ${t.row} ${t.what} | no peer result |`);
+      continue;
+    }
+    const ratio = row.recordsPerSec / peer.recordsPerSec;
+    const verdict = ratio >= t.factor ? 'met' : `missed by ${fmt((1 - ratio / t.factor) * 100)} %`;
+    lines.push(`| ${t.row} ${t.what} | ${fmt(ratio, 2)}× (${verdict}) |`);
+  }
+  return lines.length === 2 ? '' : lines.join('\n');
 }
 
 /** Geometry of one chart panel, exported so a test can check that labels clear the bars and whiskers. */

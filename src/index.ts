@@ -191,6 +191,7 @@ export {
   type TopicPartitions,
 } from './consumer/assignors/assignor.js';
 export { BUILT_IN_ASSIGNORS, type BuiltInAssignorName } from './consumer/assignors/index.js';
+export { KafkajsRoundRobinAssignor } from './consumer/assignors/kafkajs-round-robin.js';
 export type { RecordSource } from './consumer/consumer-record.js';
 export type { FetchSettings } from './consumer/fetch/fetch-request.js';
 export {

@@ -98,6 +98,30 @@ export const CLIENTS: readonly BenchClient[] = [
     run: (ctx, w) => runNodeChild(ctx.node, script('kafkajs-consume.ts'), ctx.bootstrap, w.topic, w.records),
   },
   {
+    // kafkajs's per-message API: the peer of the tidemark/kafkajs eachMessage row (issue 15's target).
+    id: 'kafkajs-each-message',
+    name: 'kafkajs eachMessage',
+    exact: true,
+    prepare: async (ctx) => ({ available: true, runtime: `node ${ctx.node.version}` }),
+    unsupported: (w) => CLIENTS.find((c) => c.id === 'kafkajs')?.unsupported?.(w),
+    run: (ctx, w) => runNodeChild(ctx.node, script('kafkajs-each-message.ts'), ctx.bootstrap, w.topic, w.records),
+  },
+  {
+    // The kafkajs API on tidemark's core (src/kafkajs), what a kafkajs program gets by changing its import.
+    id: 'tidemark-kafkajs-batch',
+    name: 'tidemark/kafkajs eachBatch',
+    exact: true,
+    prepare: async (ctx) => ({ available: true, runtime: `node ${ctx.node.version}` }),
+    run: (ctx, w) => runNodeChild(ctx.node, script('facade-each-batch.ts'), ctx.bootstrap, w.topic, w.records),
+  },
+  {
+    id: 'tidemark-kafkajs-message',
+    name: 'tidemark/kafkajs eachMessage',
+    exact: true,
+    prepare: async (ctx) => ({ available: true, runtime: `node ${ctx.node.version}` }),
+    run: (ctx, w) => runNodeChild(ctx.node, script('facade-each-message.ts'), ctx.bootstrap, w.topic, w.records),
+  },
+  {
     id: 'platformatic',
     name: '@platformatic/kafka',
     exact: true,

@@ -5,8 +5,9 @@
  * every partition the group assigns, so it survives rebalances; seeks asked before a partition is assigned
  * wait for its assignment.
  */
-import type { Client, Consumer as CoreConsumer, RebalanceEvent, TopicPartition } from '../index.js';
+import type { Client, Consumer as CoreConsumer, PartitionAssignor, RebalanceEvent, TopicPartition } from '../index.js';
 import { describeGroups } from './admin-groups.js';
+import { coreAssignors } from './assigners.js';
 import type { RetryOptions } from './config.js';
 import type { Logger } from './constants.js';
 import { KafkaJSNonRetriableError, translated } from './errors.js';
@@ -56,18 +57,35 @@ export class Consumer {
   private readonly pendingSeeks = new Map<string, { topic: string; partition: number; offset: bigint }>();
   private running = false;
   private loop: Promise<void> | undefined;
+  /** kafkajs's `partitionAssigners` as core assignors, checked at construction as kafkajs checks them. */
+  private readonly assignors: PartitionAssignor[];
 
   constructor(
     private readonly connectClient: () => Promise<Client>,
     private readonly config: ConsumerConfig,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.assignors = coreAssignors(config.partitionAssigners);
+    // kafkajs's HEARTBEAT follows each heartbeat the coordinator accepted.
+    this.instrumentation.onAnswered = (request) => {
+      const response = request.result as { errorCode?: number } | undefined;
+      if (request.apiName !== 'Heartbeat' || response?.errorCode !== 0 || this.core === undefined) return;
+      const meta = this.core.groupMetadata();
+      this.instrumentation.emit('consumer.heartbeat', {
+        groupId: config.groupId,
+        memberId: meta.memberId,
+        groupGenerationId: meta.generationId,
+      });
+    };
+  }
 
-  async connect(): Promise<void> {
-    if (this.client !== undefined) return;
-    this.client = await translated(this.connectClient);
-    await translated(() => (this.client as Client).metadata({ topics: [] }));
-    this.instrumentation.emit('consumer.connect', {});
+  connect(): Promise<void> {
+    return this.instrumentation.within(async () => {
+      if (this.client !== undefined) return;
+      this.client = await translated(this.connectClient);
+      await translated(() => (this.client as Client).metadata({ topics: [] }));
+      this.instrumentation.emit('consumer.connect', {});
+    });
   }
 
   async subscribe(subscription: { topics?: (string | RegExp)[]; topic?: string | RegExp; fromBeginning?: boolean }) {
@@ -94,8 +112,15 @@ export class Consumer {
     }
   }
 
-  /** Joins the group with every subscribed topic; resolves once joined, then the handlers run in the background. */
-  async run(config: ConsumerRunConfig = {}): Promise<void> {
+  /**
+   * Joins the group with every subscribed topic; resolves once joined, then the handlers run in the background.
+   * The core's loops start here, as this consumer's: their requests are reported by its events.
+   */
+  run(config: ConsumerRunConfig = {}): Promise<void> {
+    return this.instrumentation.within(() => this.start(config));
+  }
+
+  private async start(config: ConsumerRunConfig): Promise<void> {
     const client = this.client;
     if (client === undefined) throw new KafkaJSNonRetriableError('Consumer must be connected before run');
     if (this.running) return;
@@ -127,6 +152,7 @@ export class Consumer {
       ...(c.maxWaitTimeInMs === undefined ? {} : { fetchMaxWaitMs: c.maxWaitTimeInMs }),
       ...(c.rackId === undefined ? {} : { clientRack: c.rackId }),
       group: {
+        assignors: this.assignors,
         ...(c.sessionTimeout === undefined ? {} : { sessionTimeoutMs: c.sessionTimeout }),
         ...(c.rebalanceTimeout === undefined ? {} : { rebalanceTimeoutMs: c.rebalanceTimeout }),
         ...(c.heartbeatInterval === undefined ? {} : { heartbeatIntervalMs: c.heartbeatInterval }),
@@ -180,6 +206,7 @@ export class Consumer {
         return;
       }
       this.applyToAssigned(core);
+      this.reportUnsubscribed(core, e);
       const memberAssignment: Record<string, number[]> = {};
       for (const p of core.assignment())
         memberAssignment[p.topic] = [...(memberAssignment[p.topic] ?? []), p.partition];
@@ -219,6 +246,22 @@ export class Consumer {
     core.on('warning', (e) => this.log.warn(e.message, { groupId }));
   }
 
+  /** kafkajs's RECEIVED_UNSUBSCRIBED_TOPICS: a leader (a kafkajs one deals its own topics) gave this member others. */
+  private reportUnsubscribed(core: CoreConsumer, e: RebalanceEvent): void {
+    const assignedTopics = [...new Set(core.assignment().map((p) => p.topic))];
+    const topicsNotSubscribed = assignedTopics.filter((t) => !this.topics.has(t));
+    if (topicsNotSubscribed.length === 0) return;
+    this.log.warn('Consumer group received unsubscribed topics', { groupId: this.config.groupId, topicsNotSubscribed });
+    this.instrumentation.emit('consumer.received_unsubscribed_topics', {
+      groupId: this.config.groupId,
+      generationId: e.generation ?? core.groupMetadata().generationId,
+      memberId: e.memberId,
+      assignedTopics,
+      topicsSubscribed: [...this.topics.keys()],
+      topicsNotSubscribed,
+    });
+  }
+
   /** After an assignment: pause what kafkajs says is paused, and apply seeks that waited for their partition. */
   private applyToAssigned(core: CoreConsumer): void {
     const assigned = core.assignment();
@@ -255,15 +298,17 @@ export class Consumer {
 
   async commitOffsets(offsets: TopicPartitionOffsetAndMetadata[]): Promise<void> {
     const core = this.requireRunning('commitOffsets');
-    await translated(() =>
-      core.commit({
-        offsets: offsets.map((o) => ({
-          topic: o.topic,
-          partition: o.partition,
-          offset: BigInt(o.offset),
-          ...(o.metadata == null ? {} : { metadata: o.metadata }),
-        })),
-      }),
+    await this.instrumentation.within(() =>
+      translated(() =>
+        core.commit({
+          offsets: offsets.map((o) => ({
+            topic: o.topic,
+            partition: o.partition,
+            offset: BigInt(o.offset),
+            ...(o.metadata == null ? {} : { metadata: o.metadata }),
+          })),
+        }),
+      ),
     );
   }
 

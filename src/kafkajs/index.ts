@@ -9,6 +9,7 @@ export type {
   ITopicPartitionConfig,
   MemberDescription,
 } from './admin-groups.js';
+export { AssignerProtocol, type PartitionAssigner, PartitionAssigners } from './assigners.js';
 export type { KafkaConfig, RetryOptions, SASLOptions } from './config.js';
 export {
   CompressionCodecs,

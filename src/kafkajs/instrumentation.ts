@@ -5,6 +5,14 @@
  */
 import { EventEmitter } from 'node:events';
 import { KafkaJSNonRetriableError } from './errors.js';
+import {
+  type RequestOrigin,
+  requestPayload,
+  requestTimeoutPayload,
+  type TracedRequest,
+  traceRequests,
+  withOrigin,
+} from './request-events.js';
 
 const PRODUCER_EVENTS = {
   CONNECT: 'producer.connect',
@@ -50,22 +58,54 @@ export interface InstrumentationEvent<T = unknown> {
 
 let nextId = 0;
 
-export class Instrumentation {
+/**
+ * One producer's, consumer's or admin's events. It is also the origin its requests are reported to
+ * (request-events.ts): `within` runs a public call so that the requests it causes come back here.
+ */
+export class Instrumentation implements RequestOrigin {
   static readonly producerEvents = PRODUCER_EVENTS;
   static readonly consumerEvents = CONSUMER_EVENTS;
   static readonly adminEvents = ADMIN_EVENTS;
   private readonly emitter = new EventEmitter();
   private readonly names: Set<string>;
+  /** The events that come from traced requests (the per-request ones, and the consumer's HEARTBEAT). */
+  private readonly requestEvents: string[];
+  /** Told of every answered request before REQUEST is emitted (the consumer derives HEARTBEAT from it). */
+  onAnswered: ((request: TracedRequest) => void) | undefined;
 
-  constructor(kind: 'producer' | 'consumer' | 'admin') {
+  constructor(private readonly kind: 'producer' | 'consumer' | 'admin') {
     const table = kind === 'producer' ? PRODUCER_EVENTS : kind === 'consumer' ? CONSUMER_EVENTS : ADMIN_EVENTS;
     this.names = new Set(Object.values(table));
+    this.requestEvents = [
+      table.REQUEST,
+      table.REQUEST_TIMEOUT,
+      ...(kind === 'consumer' ? [CONSUMER_EVENTS.HEARTBEAT] : []),
+    ];
+  }
+
+  /** Runs a public call of this object so that the requests it causes are reported here. */
+  within<T>(fn: () => T): T {
+    return withOrigin(this, fn);
+  }
+
+  wantsRequests(): boolean {
+    return this.requestEvents.some((name) => this.emitter.listenerCount(name) > 0);
+  }
+
+  answered(request: TracedRequest): void {
+    this.onAnswered?.(request);
+    this.emit(`${this.kind}.network.request`, requestPayload(request));
+  }
+
+  timedOut(request: TracedRequest): void {
+    this.emit(`${this.kind}.network.request_timeout`, requestTimeoutPayload(request));
   }
 
   on(eventName: string, listener: (event: InstrumentationEvent) => unknown): () => void {
     if (!this.names.has(eventName)) {
       throw new KafkaJSNonRetriableError(`Event name should be one of ${[...this.names].join(', ')}`);
     }
+    if (this.requestEvents.includes(eventName)) traceRequests();
     const wrapped = (event: InstrumentationEvent) => {
       Promise.resolve()
         .then(() => listener(event))

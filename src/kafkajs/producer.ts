@@ -215,11 +215,13 @@ export class Producer {
     return this.client;
   }
 
-  async connect(): Promise<void> {
-    if (this.client !== undefined) return;
-    this.client = await translated(this.connectClient);
-    await translated(() => this.requireClient().metadata({ topics: [] }));
-    this.instrumentation.emit('producer.connect', {});
+  connect(): Promise<void> {
+    return this.instrumentation.within(async () => {
+      if (this.client !== undefined) return;
+      this.client = await translated(this.connectClient);
+      await translated(() => this.requireClient().metadata({ topics: [] }));
+      this.instrumentation.emit('producer.connect', {});
+    });
   }
 
   async disconnect(): Promise<void> {
@@ -239,15 +241,20 @@ export class Producer {
 
   send(record: ProducerRecord): Promise<RecordMetadata[]> {
     const { topic, messages, ...rest } = record;
-    return this.sender.sendBatch({ ...rest, topicMessages: [{ topic, messages }] });
+    return this.sendBatch({ ...rest, topicMessages: [{ topic, messages }] });
   }
 
+  /** Sends run as this producer's (request-events.ts), so their requests are reported by its REQUEST events. */
   sendBatch(batch: ProducerBatch): Promise<RecordMetadata[]> {
-    return this.sender.sendBatch(batch);
+    return this.instrumentation.within(() => this.sender.sendBatch(batch));
   }
 
   /** Begins a transaction; the transactional core producer is made (and its id initialised) on first use. */
-  async transaction(): Promise<Transaction> {
+  transaction(): Promise<Transaction> {
+    return this.instrumentation.within(() => this.beginTransaction());
+  }
+
+  private async beginTransaction(): Promise<Transaction> {
     const transactionalId = this.config.transactionalId;
     if (transactionalId === undefined) {
       throw new KafkaJSNonRetriableError('Must provide transactional id for transactional producer');

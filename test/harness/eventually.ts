@@ -5,9 +5,12 @@
  * A test that reads right after it writes therefore polls.
  */
 
-/** Polls until `check` passes (10 s at most), then rethrows its last failure; returns what `check` returned. */
-export async function eventually<T>(check: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 10_000;
+/**
+ * Polls until `check` passes (10 s at most unless `timeoutMs` says otherwise), then rethrows its last failure;
+ * returns what `check` returned.
+ */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       return await check();

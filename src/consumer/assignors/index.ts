@@ -16,6 +16,7 @@ export {
   type TopicPartitions,
 } from './assignor.js';
 export { CooperativeStickyAssignor } from './cooperative-sticky.js';
+export { KafkajsRoundRobinAssignor } from './kafkajs-round-robin.js';
 export { RangeAssignor } from './range.js';
 export { RoundRobinAssignor } from './roundrobin.js';
 export {

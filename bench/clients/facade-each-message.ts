@@ -1,0 +1,6 @@
+/** Child process: tidemark/kafkajs (the facade on tidemark's core) with `eachMessage`. */
+import * as facade from '../../src/kafkajs/index.js';
+import { consumeWithKafkajsApi, type KafkajsApi } from './kafkajs-api-consume.js';
+
+const tally = await consumeWithKafkajsApi(facade as unknown as KafkajsApi, 'facade-each-message', 'eachMessage');
+tally.report({ client: 'tidemark/kafkajs eachMessage' });
