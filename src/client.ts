@@ -10,7 +10,7 @@ import type { ClusterMetadata } from './cluster/metadata.js';
 import { Consumer } from './consumer/consumer.js';
 import type { ConsumerOptions } from './consumer/options.js';
 import { Coordinators } from './coordinator/coordinators.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from './network/connection.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_REQUEST_TIMEOUT_MS } from './network/connection.js';
 import { type BrokerAddress, ConfigError } from './network/errors.js';
 import { type SecurityConfig, securityOptions } from './network/security/config.js';
 import type { ProducerOptions } from './producer/options.js';
@@ -99,6 +99,8 @@ export class Client {
   readonly cluster: Cluster;
   /** The bound of each request: what every call that sets no timeout of its own inherits (consumers included). */
   readonly requestTimeoutMs: number;
+  /** The client id every request carries (`tidemark` unless configured); names this client in tracing. */
+  readonly clientId: string;
   private readonly configuredRequestTimeoutMs: number | undefined;
   private readonly logger: ClientConfig['logger'];
 
@@ -107,6 +109,7 @@ export class Client {
     this.configuredRequestTimeoutMs = valid.requestTimeoutMs;
     this.requestTimeoutMs = valid.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.logger = valid.logger;
+    this.clientId = valid.clientId ?? DEFAULT_CLIENT_ID;
     this.cluster = new Cluster({
       bootstrap: valid.bootstrap,
       clientId: valid.clientId,
@@ -138,7 +141,10 @@ export class Client {
    * client.
    */
   producer(options: ProducerOptions = {}): Producer {
-    return new Producer(this.cluster, options, { requestTimeoutMs: this.configuredRequestTimeoutMs });
+    return new Producer(this.cluster, options, {
+      requestTimeoutMs: this.configuredRequestTimeoutMs,
+      observer: { clientId: this.clientId, onSend: () => {} },
+    });
   }
 
   /**
