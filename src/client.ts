@@ -13,10 +13,14 @@ import { Coordinators } from './coordinator/coordinators.js';
 import { DEFAULT_CLIENT_ID, DEFAULT_REQUEST_TIMEOUT_MS } from './network/connection.js';
 import { type BrokerAddress, ConfigError } from './network/errors.js';
 import { type SecurityConfig, securityOptions } from './network/security/config.js';
+import { clientLogger, type LogOptions } from './observability/client-log.js';
+import { logConsumerTrouble } from './observability/consumer-log.js';
+import { guardedLogger, type Logger } from './observability/logger.js';
 import type { ProducerOptions } from './producer/options.js';
 import { Producer } from './producer/producer.js';
 
-export interface ClientConfig extends SecurityConfig {
+/** What a Client is made with: the brokers, identity, security, timeouts and logging. */
+export interface ClientConfig extends Omit<SecurityConfig, 'logger'>, LogOptions {
   /** Brokers to start from: `host:port` strings, or one comma-separated string. */
   bootstrap: string | readonly string[];
   /** Sent with every request; brokers log it and apply quotas by it. Default `tidemark`. */
@@ -41,10 +45,20 @@ const NUMERIC_LIMITS = {
   metadataMaxAgeMs: [0, Number.MAX_SAFE_INTEGER],
 } as const;
 
-const KNOWN_OPTIONS = new Set(['bootstrap', 'clientId', 'tls', 'sasl', 'logger', ...Object.keys(NUMERIC_LIMITS)]);
+const KNOWN_OPTIONS = new Set([
+  'bootstrap',
+  'clientId',
+  'tls',
+  'sasl',
+  'logger',
+  'logLevel',
+  ...Object.keys(NUMERIC_LIMITS),
+]);
 
-interface ValidConfig extends Omit<ClientConfig, 'bootstrap'> {
+interface ValidConfig extends Omit<ClientConfig, 'bootstrap' | 'logger'> {
   bootstrap: BrokerAddress[];
+  /** The one logger of the client: level-filtered and guarded (src/observability/logger.ts). */
+  logger: Logger | undefined;
   /** What `tls` and `sasl` become on every connection. */
   security: ReturnType<typeof securityOptions>;
 }
@@ -72,8 +86,9 @@ export function validateConfig(config: unknown): ValidConfig {
       throw new ConfigError(key, `expected an integer from ${min} to ${max}, got ${String(value)}`);
     }
   }
-  const security = securityOptions(c as SecurityConfig);
-  return { ...(c as unknown as ClientConfig), bootstrap, security };
+  const logger = clientLogger(c);
+  const security = securityOptions({ ...(c as SecurityConfig), logger });
+  return { ...(c as unknown as ClientConfig), bootstrap, security, logger };
 }
 
 /**
@@ -102,7 +117,7 @@ export class Client {
   /** The client id every request carries (`tidemark` unless configured); names this client in tracing. */
   readonly clientId: string;
   private readonly configuredRequestTimeoutMs: number | undefined;
-  private readonly logger: ClientConfig['logger'];
+  private readonly logger: Logger | undefined;
 
   constructor(config: ClientConfig) {
     const valid = validateConfig(config);
@@ -152,8 +167,12 @@ export class Client {
    * `logger` unless `options.logger` is given. Close it (to commit what was processed) before the client.
    */
   consumer(options: ConsumerOptions = {}): Consumer {
-    const logger = options.logger ?? this.logger;
-    return new Consumer(this, logger === undefined ? options : { ...options, logger });
+    const own = options.logger;
+    // The consumer's own logger function is guarded as the client's is; anything else fails in its options.
+    const logger = typeof own === 'function' ? guardedLogger(own, 'debug') : (own ?? this.logger);
+    const consumer = new Consumer(this, logger === undefined ? options : { ...options, logger });
+    if (logger !== undefined) logConsumerTrouble(consumer, logger);
+    return consumer;
   }
 
   /** Closes every connection; pending calls reject with ConnectionError. */
