@@ -14,6 +14,7 @@ import { DEFAULT_CLIENT_ID, DEFAULT_REQUEST_TIMEOUT_MS } from './network/connect
 import { type BrokerAddress, ConfigError } from './network/errors.js';
 import { type SecurityConfig, securityOptions } from './network/security/config.js';
 import { clientLogger, type LogOptions } from './observability/client-log.js';
+import { type ClientMetrics, ClientMetricsRecorder } from './observability/client-metrics.js';
 import { logConsumerTrouble } from './observability/consumer-log.js';
 import { guardedLogger, type Logger } from './observability/logger.js';
 import type { ProducerOptions } from './producer/options.js';
@@ -118,6 +119,7 @@ export class Client {
   readonly clientId: string;
   private readonly configuredRequestTimeoutMs: number | undefined;
   private readonly logger: Logger | undefined;
+  private readonly recorder = new ClientMetricsRecorder();
 
   constructor(config: ClientConfig) {
     const valid = validateConfig(config);
@@ -133,6 +135,7 @@ export class Client {
       maxResponseBytes: valid.maxResponseBytes,
       metadataMaxAgeMs: valid.metadataMaxAgeMs,
       ...valid.security,
+      requestObserver: this.recorder.requestObserver,
     });
     const { requestTimeoutMs } = this;
     this.coordinators = new Coordinators(this.cluster, { requestTimeoutMs });
@@ -156,10 +159,12 @@ export class Client {
    * client.
    */
   producer(options: ProducerOptions = {}): Producer {
-    return new Producer(this.cluster, options, {
+    const producer = new Producer(this.cluster, options, {
       requestTimeoutMs: this.configuredRequestTimeoutMs,
-      observer: { clientId: this.clientId, onSend: () => {} },
+      observer: this.recorder.producerObserver(this.clientId),
     });
+    this.recorder.trackProducer(producer);
+    return producer;
   }
 
   /**
@@ -172,7 +177,17 @@ export class Client {
     const logger = typeof own === 'function' ? guardedLogger(own, 'debug') : (own ?? this.logger);
     const consumer = new Consumer(this, logger === undefined ? options : { ...options, logger });
     if (logger !== undefined) logConsumerTrouble(consumer, logger);
+    this.recorder.trackConsumer(consumer);
     return consumer;
+  }
+
+  /**
+   * A snapshot of this client: requests per API and broker (latency histogram, bytes, errors), fetch and
+   * produce rates, and the lag, commit latency and buffer use of its open consumers and producers (those made
+   * with client.consumer() and client.producer()). docs/observability.md describes every field.
+   */
+  metrics(): ClientMetrics {
+    return this.recorder.snapshot();
   }
 
   /** Closes every connection; pending calls reject with ConnectionError. */

@@ -288,6 +288,15 @@ export {
 } from './observability/channels.js';
 export type { LogOptions } from './observability/client-log.js';
 export {
+  type ClientMetrics,
+  type ConsumerSnapshot,
+  LATENCY_BUCKETS_MS,
+  type LatencyHistogram,
+  type ProducerSnapshot,
+  type Rate,
+  type RequestMetrics,
+} from './observability/client-metrics.js';
+export {
   LOG_EVENT_LEVELS,
   LOG_LEVELS,
   type LogFields,
