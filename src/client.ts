@@ -11,15 +11,20 @@ import type { ClusterMetadata } from './cluster/metadata.js';
 import { Consumer } from './consumer/consumer.js';
 import type { ConsumerOptions } from './consumer/options.js';
 import { Coordinators } from './coordinator/coordinators.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from './network/connection.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_REQUEST_TIMEOUT_MS } from './network/connection.js';
 import type { BrokerAddress } from './network/errors.js';
 import { type SecurityConfig, securityOptions } from './network/security/config.js';
+import { clientLogger, type LogOptions } from './observability/client-log.js';
+import { type ClientMetrics, ClientMetricsRecorder } from './observability/client-metrics.js';
+import { logConsumerTrouble } from './observability/consumer-log.js';
+import { guardedLogger, type Logger } from './observability/logger.js';
 import { ConfigError } from './options/config-error.js';
-import { checkedIn, checkOptions, func, integer, type OptionRules, string } from './options/rules.js';
+import { checkedIn, checkOptions, integer, type OptionRules, string } from './options/rules.js';
 import type { ProducerOptions } from './producer/options.js';
 import { Producer } from './producer/producer.js';
 
-export interface ClientConfig extends SecurityConfig {
+/** What a Client is made with: the brokers, identity, security, timeouts and logging. */
+export interface ClientConfig extends Omit<SecurityConfig, 'logger'>, LogOptions {
   /** Brokers to start from: `host:port` strings, or one comma-separated string. */
   bootstrap: string | readonly string[];
   /** Sent with every request; brokers log it and apply quotas by it. Default `tidemark`. */
@@ -49,7 +54,8 @@ const CLIENT_RULES = {
   metadataMaxAgeMs: integer(0, Number.MAX_SAFE_INTEGER),
   tls: checkedIn('securityOptions'),
   sasl: checkedIn('securityOptions'),
-  logger: func('(event, fields) => void'),
+  logger: checkedIn('clientLogger'),
+  logLevel: checkedIn('clientLogger'),
 } satisfies OptionRules<ClientConfig>;
 
 /** `host:port` strings, or one comma-separated string; at least one. */
@@ -61,8 +67,10 @@ function parseBootstrap(value: unknown): BrokerAddress[] {
   return raw.map((entry, i) => parseBrokerAddress(entry, `bootstrap[${i}]`));
 }
 
-interface ValidConfig extends Omit<ClientConfig, 'bootstrap'> {
+interface ValidConfig extends Omit<ClientConfig, 'bootstrap' | 'logger'> {
   bootstrap: BrokerAddress[];
+  /** The one logger of the client: level-filtered and guarded (src/observability/logger.ts). */
+  logger: Logger | undefined;
   /** What `tls` and `sasl` become on every connection. */
   security: ReturnType<typeof securityOptions>;
 }
@@ -71,7 +79,8 @@ interface ValidConfig extends Omit<ClientConfig, 'bootstrap'> {
 export function validateConfig(config: unknown): ValidConfig {
   checkOptions<ClientConfig>(config, CLIENT_RULES, { kind: 'client', name: 'config' });
   const bootstrap = parseBootstrap(config.bootstrap);
-  return { ...config, bootstrap, security: securityOptions(config) };
+  const logger = clientLogger(config);
+  return { ...config, bootstrap, logger, security: securityOptions({ ...config, logger }) };
 }
 
 /**
@@ -97,14 +106,18 @@ export class Client {
   readonly cluster: Cluster;
   /** The bound of each request: what every call that sets no timeout of its own inherits (consumers included). */
   readonly requestTimeoutMs: number;
+  /** The client id every request carries (`tidemark` unless configured); names this client in tracing. */
+  readonly clientId: string;
   private readonly configuredRequestTimeoutMs: number | undefined;
-  private readonly logger: ClientConfig['logger'];
+  private readonly logger: Logger | undefined;
+  private readonly recorder = new ClientMetricsRecorder();
 
   constructor(config: ClientConfig) {
     const valid = validateConfig(config);
     this.configuredRequestTimeoutMs = valid.requestTimeoutMs;
     this.requestTimeoutMs = valid.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.logger = valid.logger;
+    this.clientId = valid.clientId ?? DEFAULT_CLIENT_ID;
     this.cluster = new Cluster({
       bootstrap: valid.bootstrap,
       clientId: valid.clientId,
@@ -113,6 +126,7 @@ export class Client {
       maxResponseBytes: valid.maxResponseBytes,
       metadataMaxAgeMs: valid.metadataMaxAgeMs,
       ...valid.security,
+      requestObserver: this.recorder.requestObserver,
     });
     const { requestTimeoutMs } = this;
     this.coordinators = new Coordinators(this.cluster, { requestTimeoutMs });
@@ -136,7 +150,12 @@ export class Client {
    * client.
    */
   producer(options: ProducerOptions = {}): Producer {
-    return new Producer(this.cluster, options, { requestTimeoutMs: this.configuredRequestTimeoutMs });
+    const producer = new Producer(this.cluster, options, {
+      requestTimeoutMs: this.configuredRequestTimeoutMs,
+      observer: this.recorder.producerObserver(this.clientId),
+    });
+    this.recorder.trackProducer(producer);
+    return producer;
   }
 
   /**
@@ -144,8 +163,22 @@ export class Client {
    * `logger` unless `options.logger` is given. Close it (to commit what was processed) before the client.
    */
   consumer(options: ConsumerOptions = {}): Consumer {
-    const logger = options.logger ?? this.logger;
-    return new Consumer(this, logger === undefined ? options : { ...options, logger });
+    const own = options.logger;
+    // The consumer's own logger function is guarded as the client's is; anything else fails in its options.
+    const logger = typeof own === 'function' ? guardedLogger(own, 'debug') : (own ?? this.logger);
+    const consumer = new Consumer(this, logger === undefined ? options : { ...options, logger });
+    if (logger !== undefined) logConsumerTrouble(consumer, logger);
+    this.recorder.trackConsumer(consumer);
+    return consumer;
+  }
+
+  /**
+   * A snapshot of this client: requests per API and broker (latency histogram, bytes, errors), fetch and
+   * produce rates, and the lag, commit latency and buffer use of its open consumers and producers (those made
+   * with client.consumer() and client.producer()). docs/observability.md describes every field.
+   */
+  metrics(): ClientMetrics {
+    return this.recorder.snapshot();
   }
 
   /** Closes every connection; pending calls reject with ConnectionError. */

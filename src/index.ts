@@ -275,6 +275,35 @@ export {
 export type { SaslCommon, SecurityConfig } from './network/security/config.js';
 export type { Pem } from './network/security/tls.js';
 export type { SocketFactory, SocketTarget } from './network/socket.js';
+export {
+  type BatchRecordView,
+  type ConsumerBatchContext,
+  type HeaderCarrier,
+  type ProducerSendContext,
+  type RequestContext,
+  TRACING_CHANNELS,
+  type TracedRecord,
+} from './observability/channels.js';
+export type { LogOptions } from './observability/client-log.js';
+export {
+  type ClientMetrics,
+  type ConsumerSnapshot,
+  LATENCY_BUCKETS_MS,
+  type LatencyHistogram,
+  type ProducerSnapshot,
+  type Rate,
+  type RequestMetrics,
+} from './observability/client-metrics.js';
+export {
+  LOG_EVENT_LEVELS,
+  LOG_LEVELS,
+  type LogFields,
+  type Logger,
+  type LoggerOption,
+  type LogLevel,
+} from './observability/logger.js';
+export type { ProducerObserver } from './observability/producer-send.js';
+export type { RequestObserver } from './observability/requests.js';
 export { type BackwardCommit, InvalidOffsetStoreNameError, type LockHolder } from './offsets/errors.js';
 export type { WriteFaults, WriteStep } from './offsets/file/atomic-write.js';
 export {

@@ -25,6 +25,8 @@ export interface ConsumerHost {
    * ConsumerOptions.requestTimeoutMs). Default 30 000.
    */
   readonly requestTimeoutMs?: number;
+  /** The client id its requests carry; names the consumer in tracing. Default `tidemark`. */
+  readonly clientId?: string;
 }
 
 /** What the Consumer lends its parts: its event emitter, its membership (once subscribed), its closed state. */
@@ -115,6 +117,7 @@ export function buildParts(
     metrics,
     beforePoll: () => hooks.membership()?.notePoll(),
     isClosed: hooks.isClosed,
+    source: { clientId: host.clientId ?? 'tidemark', groupId: options.groupId },
   });
   const commits = new CommitEngine({
     store,

@@ -1,3 +1,5 @@
+import type { ConsumerBatchContext } from '../observability/channels.js';
+import { type BatchSource, batchDelivered, batchDone, batchRequested } from '../observability/consumer-batch.js';
 import type { ConsumerBatch, ConsumerRecord } from './consumer-record.js';
 import { IteratorInUseError } from './errors.js';
 import { ChunkReader, type DecodeChunkOptions } from './fetch/chunk-reader.js';
@@ -68,6 +70,8 @@ export interface DeliveryOptions {
   /** Runs whenever the application asks for records: group liveness; throws what the application must hear. */
   beforePoll(): void;
   isClosed(): boolean;
+  /** Names the consumer in `tidemark:consumer:batch` (src/observability/consumer-batch.ts). */
+  source?: BatchSource;
 }
 
 /**
@@ -88,6 +92,8 @@ export class Delivery {
   private reader: ChunkReader | undefined;
   private owner: object | undefined;
   private idleWaiters: (() => void)[] = [];
+  /** The batch in hand as `tidemark:consumer:batch` published it; undefined when nobody subscribes. */
+  private traced: ConsumerBatchContext | undefined;
 
   constructor(private readonly o: DeliveryOptions) {}
 
@@ -111,6 +117,7 @@ export class Delivery {
     const batch = this.current;
     if (batch === undefined) return;
     this.current = undefined;
+    this.batchDone(batch.current);
     if (batch.current) batch.state.markProcessed(batch.nextOffset, batch.lastEpoch);
     if (batch.last) this.o.fetcher.buffer.release(batch.chunk);
     this.settled();
@@ -121,6 +128,7 @@ export class Delivery {
     const batch = this.current;
     if (batch === undefined) return;
     this.current = undefined;
+    this.batchDone(false);
     const s = batch.state;
     this.dropReader(batch.chunk);
     if (batch.last) this.o.fetcher.buffer.release(batch.chunk);
@@ -151,6 +159,7 @@ export class Delivery {
    */
   async next(signal?: AbortSignal): Promise<DeliveredBatch | undefined> {
     this.finish();
+    const requestedAt = batchRequested();
     const { fetcher, positions } = this.o;
     for (;;) {
       // A stop request ends delivery at this batch boundary: what is buffered stays unprocessed, to be read again.
@@ -178,6 +187,7 @@ export class Delivery {
       if (batch !== undefined) {
         this.current = batch;
         this.o.metrics.recordsDelivered += batch.records.length;
+        if (this.o.source !== undefined) this.traced = batchDelivered(this.o.source, batch, requestedAt);
         return batch;
       }
     }
@@ -253,6 +263,13 @@ export class Delivery {
     if (this.reader?.chunk !== chunk) return;
     this.reader = undefined;
     if (this.current?.chunk !== chunk) this.o.fetcher.buffer.release(chunk);
+  }
+
+  private batchDone(processed: boolean): void {
+    const traced = this.traced;
+    if (traced === undefined) return;
+    this.traced = undefined;
+    batchDone(traced, processed);
   }
 
   private settled(): void {

@@ -10,6 +10,14 @@ import { ApiVersions } from '../../protocol/apis/api-versions.js';
 import { responseCodec } from '../../protocol/codec.js';
 import { responseHeaderVersion } from '../../protocol/headers.js';
 import type { ApiDef, RequestInput, ResponseOf } from '../../protocol/schema.js';
+import type { RequestContext } from '../observability/channels.js';
+import {
+  measuredDecode,
+  noteWritten,
+  observeRequest,
+  type RequestObserver,
+  requestObserved,
+} from '../observability/requests.js';
 import { type BrokerApiVersions, chooseVersion } from './api-versions.js';
 import {
   DEFAULT_CLIENT_ID,
@@ -49,10 +57,14 @@ export interface ConnectionOptions {
   clientSoftwareVersion?: string;
   /** Runs after version negotiation, before connect() resolves: the place for SASL. */
   authenticate?: (connection: Connection) => Promise<void>;
+  /** Told of every settled request (the client's metrics); see src/observability/requests.ts. */
+  requestObserver?: RequestObserver;
 }
 
 interface SendOptions extends RequestOptions {
   decode?: (r: Reader) => unknown;
+  /** Set once the request is observed (src/observability/requests.ts). */
+  observed?: RequestContext;
 }
 
 type State = 'new' | 'connecting' | 'ready' | 'closed';
@@ -208,6 +220,12 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
   }
 
   private send(api: ApiDef, body: unknown, options: SendOptions, exclusive = false): Promise<unknown> {
+    const observer = this.options.requestObserver;
+    if (options.observed === undefined && requestObserved(observer)) {
+      return observeRequest(this, api, this.clientId, observer, (observed) =>
+        this.send(api, body, { ...options, observed }, exclusive),
+      );
+    }
     const paused = this.gate.closedUntil;
     if (paused !== undefined && !exclusive) return paused.then(() => this.send(api, body, options));
     return new Promise((resolve, reject) => {
@@ -240,17 +258,20 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
     const correlationId = this.nextCorrelationId;
     this.nextCorrelationId = (this.nextCorrelationId + 1) & 0x7fffffff;
     const chunks = encodeRequest(api, version, correlationId, this.clientId, body);
+    const observed = options.observed;
+    if (observed !== undefined) noteWritten(observed, version, correlationId, chunks);
 
     const expectResponse = options.expectResponse !== false;
     if (expectResponse) {
       const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+      const decode = options.decode ?? responseCodec(api, version).decode;
       this.inFlight.add(
         {
           correlationId,
           apiName: api.name,
           version,
           responseHeaderVersion: responseHeaderVersion(api, version),
-          decode: options.decode ?? responseCodec(api, version).decode,
+          decode: observed === undefined ? decode : measuredDecode(observed, decode),
           resolve: (value) => {
             resolve(value);
             this.noteSettled();

@@ -5,6 +5,7 @@ import { Deadline, retry } from '../cluster/deadline.js';
 import type { TopicMetadata } from '../cluster/metadata.js';
 import type { ConsumerGroupMetadata } from '../consumer/group-metadata.js';
 import { Coordinators } from '../coordinator/coordinators.js';
+import { type ProducerObserver, traceSend } from '../observability/producer-send.js';
 import type { OffsetCommit } from '../offsets/offset-store.js';
 import { RecordAccumulator } from './accumulator.js';
 import { BATCH_OVERHEAD, type PendingRecord, type RecordMetadata } from './batch.js';
@@ -63,12 +64,14 @@ export class Producer {
   /** Set when a close timed out: records still waiting fail instead of being appended. */
   private abandoned: Error | undefined;
   private closed: Promise<void> | undefined;
+  private readonly observer: ProducerObserver | undefined;
 
   constructor(
     cluster: Cluster | ProducerCluster,
     options: ProducerOptions = {},
-    defaults: { requestTimeoutMs?: number } = {},
+    defaults: { requestTimeoutMs?: number; observer?: ProducerObserver } = {},
   ) {
+    this.observer = defaults.observer;
     this.options = resolveProducerOptions(options, defaults.requestTimeoutMs);
     const o = this.options;
     const view = cluster instanceof Cluster ? producerClusterOf(cluster) : cluster;
@@ -96,6 +99,11 @@ export class Producer {
 
   /** Sends a record; resolves when the broker has it (per `acks`), rejects with a typed error if it never will. */
   send(record: ProducerRecord): Promise<RecordMetadata> {
+    this.observer?.onSend();
+    return traceSend(record, this.observer?.clientId ?? 'tidemark', (r) => this.sendRecord(r));
+  }
+
+  private sendRecord(record: ProducerRecord): Promise<RecordMetadata> {
     if (this.closing) return refuseLater(new ProducerClosedError('send() was called after close()'));
     if (this.sender.fatalError !== undefined) return refuseLater(this.sender.fatalError);
     const transactions = this.transactions;

@@ -17,13 +17,16 @@ describe('client.consumer()', () => {
   });
 
   it("logs through the client's logger unless the consumer is given its own", async () => {
-    const clientLogger = () => {};
-    const own = () => {};
+    const lines: string[] = [];
+    const clientLogger = (event: string) => lines.push(`client ${event}`);
+    const own = (event: string) => lines.push(`own ${event}`);
     const client = new Client({ bootstrap: '127.0.0.1:1', logger: clientLogger });
     const inherited = client.consumer();
     const overridden = client.consumer({ logger: own });
-    expect(inherited.options.logger).toBe(clientLogger);
-    expect(overridden.options.logger).toBe(own);
+    // Both reach their logger through the client's guard (levels, a throwing logger caught).
+    inherited.options.logger?.('consumer:truncation', {});
+    overridden.options.logger?.('consumer:offset-reset', {});
+    expect(lines).toEqual(['client consumer:truncation', 'own consumer:offset-reset']);
     expect(new Client({ bootstrap: '127.0.0.1:1' }).consumer().options.logger).toBeUndefined();
     await Promise.all([inherited.close(), overridden.close()]);
     await client.close();
