@@ -3,7 +3,8 @@
  * checks everything printed here against the broker and the files):
  *
  *   bun test/runtimes/smoke.ts <config.json>
- *   deno run -A --unstable-sloppy-imports test/runtimes/smoke.ts <config.json>
+ *   deno run --allow-net --allow-read --allow-write --allow-sys=hostname --unstable-sloppy-imports \
+ *     test/runtimes/smoke.ts <config.json>
  *
  * It runs the library's source as these runtimes load it, through the public API only: creates a topic,
  * produces with every compression codec, consumes it in a group that commits to the broker, consumes it again

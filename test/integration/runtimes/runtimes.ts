@@ -43,8 +43,18 @@ export const RUNTIMES: readonly Runtime[] = [
   {
     name: 'deno',
     ...binaryOf('@deno/linux-x64-glibc', 'deno'),
-    // Sloppy imports: the sources import `./x.js` for `./x.ts`, as tsc wants; Deno resolves that only with this.
-    script: (file, ...args) => ['run', '-A', '--unstable-sloppy-imports', file, ...args],
+    // The permissions the README names, no more: the network, files for a FileOffsetStore, and the host name its
+    // lock file records. Sloppy imports: the sources import `./x.js` for `./x.ts`, as tsc wants.
+    script: (file, ...args) => [
+      'run',
+      '--allow-net',
+      '--allow-read',
+      '--allow-write',
+      '--allow-sys=hostname',
+      '--unstable-sloppy-imports',
+      file,
+      ...args,
+    ],
     // Workers are forked with process.execPath, which is deno; node_modules and package.json are used as they are.
     vitest: (...args) => ['run', '-A', VITEST, ...args],
   },

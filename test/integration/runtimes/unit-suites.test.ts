@@ -42,6 +42,7 @@ describe.each(RUNTIMES)('$name', (runtime) => {
         420_000,
         {
           TIDEMARK_EXPECT_RUNTIME: runtime.name,
+          NO_COLOR: '1',
         },
       );
       const output = `${result.stdout}\n${result.stderr}`;
