@@ -15,7 +15,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          // test/runtimes: unit tests of what differs on Bun and Deno, run on Node here as well.
+          include: ['test/unit/**/*.test.ts', 'test/runtimes/**/*.test.ts'],
           environment: 'node',
         },
       },

@@ -37,25 +37,33 @@ export function zstdCompress(data: Uint8Array, level?: number): Buffer {
 export function zstdDecompress(data: Uint8Array, limit: number, options: { forceJs?: boolean } = {}): Buffer {
   // The scan also guards the native path: declared sizes past the limit fail before zlib runs.
   const frames = scanZstdFrames(data, limit);
-  if (native !== undefined && options.forceJs !== true) {
-    let out: Buffer;
-    try {
-      out = native.zstdDecompressSync(data, { maxOutputLength: Math.max(1, Math.min(limit, 2 ** 31 - 1)) });
-    } catch (err) {
-      throw translateZlibError('zstd', err, limit);
-    }
-    if (out.length > limit) throw new DecompressionLimitError('zstd', limit);
-    return out;
+  const useNative = native !== undefined && options.forceJs !== true;
+  if (useNative && frames.length === 1 && frames[0].start === 0 && frames[0].end === data.length) {
+    return decodeFrameNative(native, data, limit);
   }
+  // Frame by frame: Deno's zlib decodes only the first frame of concatenated input and drops the rest silently.
   const parts: Uint8Array[] = [];
   let total = 0;
   for (const frame of frames) {
-    const part = decodeFrameJs(data, frame, limit - total);
+    const part = useNative
+      ? decodeFrameNative(native, data.subarray(frame.start, frame.end), limit - total)
+      : decodeFrameJs(data, frame, limit - total);
     parts.push(part);
     total += part.length;
   }
   if (parts.length === 1) return asBuffer(parts[0]);
   return Buffer.concat(parts, total);
+}
+
+function decodeFrameNative(zstd: NativeZstd, frame: Uint8Array, limit: number): Buffer {
+  let out: Buffer;
+  try {
+    out = zstd.zstdDecompressSync(frame, { maxOutputLength: Math.max(1, Math.min(limit, 2 ** 31 - 1)) });
+  } catch (err) {
+    throw translateZlibError('zstd', err, limit);
+  }
+  if (out.length > limit) throw new DecompressionLimitError('zstd', limit);
+  return out;
 }
 
 function asBuffer(a: Uint8Array): Buffer {

@@ -51,7 +51,10 @@ const TRUST_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-const CLIENT_CERT_ALERT = /alert (bad certificate|certificate required|unknown ca|certificate unknown)/i;
+// OpenSSL (Node, Deno) writes "wrong version number", BoringSSL (Bun) "WRONG_VERSION_NUMBER": `_` matches a space.
+const CLIENT_CERT_ALERT = /alert[ _](bad[ _]certificate|certificate[ _]required|unknown[ _]ca|certificate[ _]unknown)/i;
+const NOT_TLS_PEER =
+  /wrong[ _]version[ _]number|packet[ _]length[ _]too[ _]long|unexpected[ _]eof|ECONNRESET|socket disconnected/i;
 
 function certificateNames(cert: PeerCertificate | undefined): string[] {
   if (cert === undefined) return [];
@@ -82,9 +85,7 @@ export function tlsFailure(
       },
     );
   }
-  const hint = /wrong version number|packet length too long|unexpected eof|ECONNRESET|socket disconnected/i.test(
-    `${code} ${err.message}`,
-  )
+  const hint = NOT_TLS_PEER.test(`${code} ${err.message}`)
     ? ' (is this a TLS listener, and does it require a client certificate?)'
     : '';
   return new TlsError(`${err.message}${hint}`, code, broker, { cause: err, retriable: true });

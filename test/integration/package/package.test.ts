@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partitionForKey } from '../../../src/producer/murmur2.js';
+import { RUNTIMES } from '../runtimes/runtimes.js';
 import { CJS_PROGRAM, ESM_PROGRAM, KAFKAJS_CJS_PROGRAM, TS_CJS_PROGRAM, TS_ESM_PROGRAM, tsconfig } from './programs.js';
 
 const execFileAsync = promisify(execFile);
@@ -149,6 +150,20 @@ describe('the npm package', () => {
       expect(JSON.parse(stdout)).toEqual({ ...expected, sameClasses: true, version: repoPackage.version });
       // require(esm) warns on some Node lines; on these it must not.
       expect(stderr).toBe('');
+    },
+  );
+
+  // Bun and Deno load the installed package as well: import, and require(esm) giving the very classes import gives.
+  it.each(RUNTIMES.filter((r) => r.binary !== undefined))(
+    'ESM and CommonJS programs load it on $name $version',
+    async (runtime) => {
+      await writeFile(path.join(scratch, 'program.mjs'), ESM_PROGRAM);
+      await writeFile(path.join(scratch, 'program.cjs'), CJS_PROGRAM);
+      const esm = await run(runtime.binary!, runtime.script('program.mjs'), scratch);
+      expect(JSON.parse(esm.stdout)).toEqual(expected);
+      const cjs = await run(runtime.binary!, runtime.script('program.cjs'), scratch);
+      expect(JSON.parse(cjs.stdout)).toEqual({ ...expected, sameClasses: true, version: repoPackage.version });
+      expect(esm.stderr + cjs.stderr).toBe('');
     },
   );
 

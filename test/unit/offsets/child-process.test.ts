@@ -23,8 +23,12 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
 
+const exits = new WeakMap<ChildProcessWithoutNullStreams, Promise<number | null>>();
+
 function start(script: string, dir: string): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [script, dir], { stdio: 'pipe' });
+  const child = spawn(process.execPath, [script, dir], { stdio: 'pipe' });
+  exits.set(child, new Promise((resolve) => child.once('exit', (code) => resolve(code))));
+  return child;
 }
 
 /** The first stdout line of `child`; rejects with its stderr if it exits first or stays silent. */
@@ -51,9 +55,12 @@ function firstLine(child: ChildProcessWithoutNullStreams, timeoutMs = 15_000): P
   });
 }
 
+/**
+ * Resolves once `child` has exited, from the `exit` event alone: Deno sets `signalCode` as soon as `kill()` is
+ * called, before the process is gone, so the fields cannot tell whether the holder's pid is dead yet.
+ */
 function exited(child: ChildProcessWithoutNullStreams): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  return exits.get(child) ?? Promise.reject(new Error('child not started by start()'));
 }
 
 describe('a second process', () => {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { createServer, type Server, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TlsError, TlsNameMismatchError } from '../../../../src/network/security/errors.js';
-import { type TlsConfig, tlsSocketFactory } from '../../../../src/network/security/tls.js';
+import { type TlsConfig, tlsFailure, tlsSocketFactory } from '../../../../src/network/security/tls.js';
 import { generateTlsMaterial, type TlsMaterial } from '../../../harness/tls-certs.js';
 
 let dir: string;
@@ -98,5 +98,16 @@ describe('tlsSocketFactory', () => {
     const err = await tlsSocketFactory({})({ host: '127.0.0.1', port: closedPort, timeoutMs: 2_000 }).catch((e) => e);
     expect(err).not.toBeInstanceOf(TlsError);
     expect(err.code).toBe('ECONNREFUSED');
+  });
+});
+
+describe('tlsFailure reads OpenSSL (Node, Deno) and BoringSSL (Bun) messages alike', () => {
+  it.each([
+    'error:0A00010B:SSL routines:ssl3_get_record:wrong version number',
+    'error:100000f7:SSL routines:OPENSSL_internal:WRONG_VERSION_NUMBER',
+  ])('a plaintext peer gets the TLS listener hint: %s', (message) => {
+    const err = tlsFailure(Object.assign(new Error(message), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' }), 'h', 1, 'h');
+    expect(err).toBeInstanceOf(TlsError);
+    expect(err.message).toContain(`${message} (is this a TLS listener, and does it require a client certificate?)`);
   });
 });
