@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
 import { zstdCompressionAvailable, zstdDecompress } from '../../codecs/compression/index.js';
-import { CONSUMER_CHANNELS, channelObserved, eventSink } from '../../src/consumer/events.js';
+import { CONSUMER_CHANNELS, eventSink, isObserved } from '../../src/consumer/events.js';
 
 function runtimeName(): string {
   const g = globalThis as { Bun?: unknown; Deno?: unknown };
@@ -44,22 +44,27 @@ describe('zstd frames', () => {
 
 describe('diagnostics_channel', () => {
   it('consumer channels report subscribers as they come and go, and deliver what is published', () => {
-    expect(channelObserved('commit')).toBe(false);
+    const emitted: unknown[] = [];
+    // No listener on the consumer itself: only the channel's subscribers make the event observed.
+    const sink = eventSink(
+      (_name, p) => emitted.push(p),
+      () => false,
+    );
+    expect(isObserved(sink, 'commit')).toBe(false);
     const received: unknown[] = [];
     const onMessage = (message: unknown) => received.push(message);
     subscribe('tidemark:consumer:commit', onMessage);
     try {
-      expect(channelObserved('commit')).toBe(true);
+      expect(isObserved(sink, 'commit')).toBe(true);
       expect(CONSUMER_CHANNELS.commit.hasSubscribers).toBe(true);
-      const emitted: unknown[] = [];
       const payload = { groupId: 'g', offsets: [], latencyMs: 1, reason: 'manual' as const };
-      eventSink((_name, p) => emitted.push(p))('commit', payload);
+      sink('commit', payload);
       expect(received).toEqual([payload]);
       expect(emitted).toEqual([payload]);
     } finally {
       unsubscribe('tidemark:consumer:commit', onMessage);
     }
-    expect(channelObserved('commit')).toBe(false);
+    expect(isObserved(sink, 'commit')).toBe(false);
   });
 });
 
