@@ -123,11 +123,6 @@ export class TransactionManager {
     this.state = 'inTransaction';
   }
 
-  /** Whether transactions use the Transactions v2 protocol (KIP-890) with this coordinator. */
-  get transactionV2(): boolean {
-    return this.v2;
-  }
-
   /**
    * The sender asks before a batch's first send: a partition already in the transaction may go; another is
    * added first (in the background, several per request) and the batch waits.
