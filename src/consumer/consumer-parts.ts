@@ -113,6 +113,7 @@ export function buildParts(
     metrics,
     beforePoll: () => hooks.membership()?.notePoll(),
     isClosed: hooks.isClosed,
+    explicitAck: options.ackMode === 'explicit',
   });
   const commits = new CommitEngine({
     store,

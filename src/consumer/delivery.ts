@@ -1,5 +1,6 @@
 import type { ConsumerBatch, ConsumerRecord } from './consumer-record.js';
 import { IteratorInUseError } from './errors.js';
+import { allAcknowledged } from './explicit-ack.js';
 import { ChunkReader, type DecodeChunkOptions } from './fetch/chunk-reader.js';
 import type { CompletedFetch } from './fetch/fetch-buffer.js';
 import type { Fetcher } from './fetch/fetcher.js';
@@ -68,6 +69,8 @@ export interface DeliveryOptions {
   /** Runs whenever the application asks for records: group liveness; throws what the application must hear. */
   beforePoll(): void;
   isClosed(): boolean;
+  /** `ackMode: 'explicit'` (explicit-ack.ts): moving on acknowledges nothing. */
+  explicitAck?: boolean;
 }
 
 /**
@@ -106,10 +109,20 @@ export class Delivery {
     return this.current;
   }
 
+  /** Whether only acknowledgements count (explicit-ack.ts); the per-record iterator then marks nothing itself. */
+  get explicitAck(): boolean {
+    return this.o.explicitAck === true;
+  }
+
   /** The batch in hand is done: everything in it is processed, and its bytes may be fetched again. */
   finish(): void {
     const batch = this.current;
     if (batch === undefined) return;
+    // Explicit acks: what is not acknowledged is read again, as from a batch given up.
+    if (this.explicitAck && batch.current && !allAcknowledged(batch.state, batch.records)) {
+      this.abandon();
+      return;
+    }
     this.current = undefined;
     if (batch.current) batch.state.markProcessed(batch.nextOffset, batch.lastEpoch);
     if (batch.last) this.o.fetcher.buffer.release(batch.chunk);

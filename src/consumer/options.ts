@@ -2,6 +2,7 @@ import type { IsolationLevel } from '../cluster/list-offsets.js';
 import { ConfigError } from '../network/errors.js';
 import type { OffsetStore } from '../offsets/offset-store.js';
 import type { AutoOffsetReset, OutOfRangePolicy } from '../offsets/range-check.js';
+import { ACK_MODES, type AckMode } from './explicit-ack.js';
 import type { FetchSettings } from './fetch/fetch-request.js';
 import type { GroupMembershipOptions } from './group/membership.js';
 
@@ -32,6 +33,11 @@ export interface ConsumerOptions {
   autoCommit?: boolean;
   /** Default 5 000. */
   autoCommitIntervalMs?: number;
+  /**
+   * 'auto' (default): a batch counts as processed when the application asks for the next one. 'explicit': only
+   * what the application acknowledges (`ack`) counts; the rest of a batch is read again (src/consumer/explicit-ack.ts).
+   */
+  ackMode?: AckMode;
   /** Retries of a failed asynchronous commit before it is reported as failed. Default 5. */
   commitRetries?: number;
   /** Stored with every commit (Kafka's commit metadata). */
@@ -81,6 +87,7 @@ export interface ResolvedConsumerOptions {
   isolationLevel: IsolationLevel;
   autoCommit: boolean;
   autoCommitIntervalMs: number;
+  ackMode: AckMode;
   commitRetries: number;
   commitMetadata: string | undefined;
   maxBufferedBytes: number;
@@ -97,6 +104,7 @@ const KNOWN = new Set([
   'isolationLevel',
   'autoCommit',
   'autoCommitIntervalMs',
+  'ackMode',
   'commitRetries',
   'commitMetadata',
   'offsetStore',
@@ -171,6 +179,9 @@ export function resolveConsumerOptions(o: ConsumerOptions, clientRequestTimeoutM
   }
   if (o.fetchVersion !== undefined) int('fetchVersion', o.fetchVersion, 0, 0);
   if (o.autoCommit === true && o.groupId === undefined) throw new ConfigError('autoCommit', 'needs a groupId');
+  if (o.ackMode !== undefined && !ACK_MODES.includes(o.ackMode)) {
+    throw new ConfigError('ackMode', `expected 'auto' or 'explicit', got ${String(o.ackMode)}`);
+  }
   return {
     groupId: o.groupId,
     autoOffsetReset,
@@ -178,6 +189,7 @@ export function resolveConsumerOptions(o: ConsumerOptions, clientRequestTimeoutM
     isolationLevel,
     autoCommit: bool('autoCommit', o.autoCommit, o.groupId !== undefined),
     autoCommitIntervalMs: int('autoCommitIntervalMs', o.autoCommitIntervalMs, 5_000, 1),
+    ackMode: o.ackMode ?? 'auto',
     commitRetries: int('commitRetries', o.commitRetries, 5, 0),
     commitMetadata: o.commitMetadata,
     maxBufferedBytes,

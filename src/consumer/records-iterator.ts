@@ -68,7 +68,7 @@ export class RecordIterator implements AsyncIterableIterator<ConsumerRecord> {
     if (this.finished) return { done: true, value: undefined };
     const batch = this.batch;
     if (batch !== undefined) {
-      if (this.index > 0) batch.recordDone(batch.records[this.index - 1]);
+      if (this.index > 0 && !this.delivery.explicitAck) batch.recordDone(batch.records[this.index - 1]);
       if (this.signal?.aborted) {
         // Stop at this record: the rest of the batch goes back unprocessed, to be read again.
         if (this.delivery.inHand === batch) this.delivery.abandon();
