@@ -144,6 +144,8 @@ export class Consumer {
       groupId: c.groupId,
       autoOffsetReset: begins.has(true) ? 'earliest' : 'latest',
       autoCommit,
+      // Only what kafkajs's rules resolve counts as processed (the Runner acknowledges it).
+      ackMode: 'explicit',
       ...(config.autoCommitInterval ? { autoCommitIntervalMs: config.autoCommitInterval } : {}),
       isolationLevel: c.readUncommitted === true ? 'read_uncommitted' : 'read_committed',
       ...(c.maxBytesPerPartition === undefined ? {} : { maxPartitionFetchBytes: c.maxBytesPerPartition }),

@@ -1,9 +1,9 @@
 /**
  * The loop behind kafkajs's `consumer.run()`: reads the core consumer's batches and calls `eachBatch` or
- * `eachMessage` with kafkajs's payloads. Progress is told to the core as kafkajs's rules say: a message counts
- * as processed when `eachMessage` returns or when `resolveOffset` names it (`batch.ack(record)`); what is not
- * resolved when `eachBatch` returns is read again (a seek to the first unresolved offset, which is also what a
- * commit then stores). A throwing handler is retried from the failed offset with kafkajs's backoff; after
+ * `eachMessage` with kafkajs's payloads. The core runs with `ackMode: 'explicit'`, so progress is what kafkajs's
+ * rules say: a message counts as processed when `eachMessage` returns or when `resolveOffset` names it
+ * (`batch.ack(record)`); what is not resolved when `eachBatch` returns is read again by the core, from the
+ * first unresolved offset, which is also what a commit then stores. A throwing handler is retried from the failed offset with kafkajs's backoff; after
  * `retry.retries` the consumer crashes (`CRASH` event) and restarts unless `restartOnFailure` says no.
  */
 import type { ConsumerBatch, ConsumerRecord, Consumer as CoreConsumer } from '../index.js';
@@ -147,8 +147,7 @@ export class Runner {
       return;
     }
     this.failures.delete(`${core.topic}:${core.partition}`);
-    // Not all resolved (eachBatchAutoResolve false, or stopped): read the rest again.
-    if (next < core.records.length && this.stillOwned(core)) core_seek(host.core, core, core.records[next].offset);
+    // Not all resolved (eachBatchAutoResolve false, or stopped): the core reads the rest again (explicit acks).
     host.instrumentation.emit('consumer.end_batch_process', { ...batchInfo, duration: Date.now() - started });
   }
 
