@@ -56,6 +56,8 @@ export interface RunnerHost {
   isRunning(): boolean;
   /** Pauses a partition the way kafkajs's payload `pause()` does; returns the resume function. */
   pausePartition(topic: string, partition: number): () => void;
+  /** Counts every pause of this consumer: the per-message loop looks for a pause only after one happened. */
+  pauses(): number;
   crashed(error: Error, restart: boolean): Promise<void>;
 }
 
@@ -108,6 +110,7 @@ export class Runner {
       if (this.config.eachMessage !== undefined) {
         for (let i = 0; i < core.records.length && host.isRunning(); i++) {
           const record = core.records[i];
+          const pauses = host.pauses();
           await this.config.eachMessage({
             topic: core.topic,
             partition: core.partition,
@@ -116,16 +119,15 @@ export class Runner {
             pause: () => host.pausePartition(core.topic, core.partition),
           });
           resolve(record, i);
-          if (this.isPaused(core)) break;
+          if (host.pauses() !== pauses && this.isPaused(core)) break;
         }
       } else if (this.config.eachBatch !== undefined) {
-        const byOffset = new Map<string, number>();
-        core.records.forEach((r, i) => {
-          byOffset.set(String(r.offset), i);
-        });
+        // Built on the first resolveOffset: a handler that resolves nothing itself pays nothing for it.
+        let byOffset: Map<string, number> | undefined;
         await this.config.eachBatch({
           batch,
           resolveOffset: (offset) => {
+            byOffset ??= new Map(core.records.map((r, i) => [String(r.offset), i]));
             const i = byOffset.get(String(offset));
             if (i !== undefined) resolve(core.records[i], i);
           },
@@ -138,8 +140,9 @@ export class Runner {
           isRunning: () => host.isRunning(),
           isStale: () => !host.core.assignment().some((p) => p.topic === core.topic && p.partition === core.partition),
         });
-        if (this.config.eachBatchAutoResolve !== false) {
-          for (let i = next; i < core.records.length; i++) resolve(core.records[i], i);
+        if (this.config.eachBatchAutoResolve !== false && next < core.records.length) {
+          core.ack(); // the whole batch at once
+          next = core.records.length;
         }
       }
     } catch (err) {
