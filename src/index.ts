@@ -193,6 +193,7 @@ export {
 export { BUILT_IN_ASSIGNORS, type BuiltInAssignorName } from './consumer/assignors/index.js';
 export { KafkajsRoundRobinAssignor } from './consumer/assignors/kafkajs-round-robin.js';
 export type { RecordSource } from './consumer/consumer-record.js';
+export type { AckMode } from './consumer/explicit-ack.js';
 export type { FetchSettings } from './consumer/fetch/fetch-request.js';
 export {
   FencedInstanceIdError,

@@ -118,6 +118,7 @@ export function buildParts(
     beforePoll: () => hooks.membership()?.notePoll(),
     isClosed: hooks.isClosed,
     source: { clientId: host.clientId ?? 'tidemark', groupId: options.groupId },
+    explicitAck: options.ackMode === 'explicit',
   });
   const commits = new CommitEngine({
     store,

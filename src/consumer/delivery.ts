@@ -2,6 +2,7 @@ import type { ConsumerBatchContext } from '../observability/channels.js';
 import { type BatchSource, batchDelivered, batchDone, batchRequested } from '../observability/consumer-batch.js';
 import type { ConsumerBatch, ConsumerRecord } from './consumer-record.js';
 import { IteratorInUseError } from './errors.js';
+import { allAcknowledged } from './explicit-ack.js';
 import { ChunkReader, type DecodeChunkOptions } from './fetch/chunk-reader.js';
 import type { CompletedFetch } from './fetch/fetch-buffer.js';
 import type { Fetcher } from './fetch/fetcher.js';
@@ -72,6 +73,8 @@ export interface DeliveryOptions {
   isClosed(): boolean;
   /** Names the consumer in `tidemark:consumer:batch` (src/observability/consumer-batch.ts). */
   source?: BatchSource;
+  /** `ackMode: 'explicit'` (explicit-ack.ts): moving on acknowledges nothing. */
+  explicitAck?: boolean;
 }
 
 /**
@@ -112,10 +115,20 @@ export class Delivery {
     return this.current;
   }
 
+  /** Whether only acknowledgements count (explicit-ack.ts); the per-record iterator then marks nothing itself. */
+  get explicitAck(): boolean {
+    return this.o.explicitAck === true;
+  }
+
   /** The batch in hand is done: everything in it is processed, and its bytes may be fetched again. */
   finish(): void {
     const batch = this.current;
     if (batch === undefined) return;
+    // Explicit acks: what is not acknowledged is read again, as from a batch given up.
+    if (this.explicitAck && batch.current && !allAcknowledged(batch.state, batch.records)) {
+      this.abandon();
+      return;
+    }
     this.current = undefined;
     this.batchDone(batch.current);
     if (batch.current) batch.state.markProcessed(batch.nextOffset, batch.lastEpoch);

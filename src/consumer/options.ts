@@ -13,6 +13,7 @@ import {
   string,
   withMethods,
 } from '../options/rules.js';
+import { ACK_MODES, type AckMode } from './explicit-ack.js';
 import type { FetchSettings } from './fetch/fetch-request.js';
 import type { GroupMembershipOptions } from './group/membership.js';
 import { checkGroupOptions } from './group/options.js';
@@ -44,6 +45,11 @@ export interface ConsumerOptions {
   autoCommit?: boolean;
   /** Default 5 000. */
   autoCommitIntervalMs?: number;
+  /**
+   * 'auto' (default): a batch counts as processed when the application asks for the next one. 'explicit': only
+   * what the application acknowledges (`ack`) counts; the rest of a batch is read again (src/consumer/explicit-ack.ts).
+   */
+  ackMode?: AckMode;
   /** Retries of a failed asynchronous commit before it is reported as failed. Default 5. */
   commitRetries?: number;
   /** Stored with every commit (Kafka's commit metadata). */
@@ -93,6 +99,7 @@ export interface ResolvedConsumerOptions {
   isolationLevel: IsolationLevel;
   autoCommit: boolean;
   autoCommitIntervalMs: number;
+  ackMode: AckMode;
   commitRetries: number;
   commitMetadata: string | undefined;
   maxBufferedBytes: number;
@@ -110,6 +117,7 @@ const CONSUMER_RULES = {
   isolationLevel: oneOf('read_uncommitted', 'read_committed'),
   autoCommit: boolean,
   autoCommitIntervalMs: integer(1),
+  ackMode: oneOf(...ACK_MODES),
   commitRetries: integer(0),
   commitMetadata: string,
   offsetStore: withMethods('an OffsetStore', 'load', 'commit', 'close'),
@@ -143,6 +151,7 @@ export function resolveConsumerOptions(o: ConsumerOptions, clientRequestTimeoutM
     isolationLevel,
     autoCommit: o.autoCommit ?? o.groupId !== undefined,
     autoCommitIntervalMs: o.autoCommitIntervalMs ?? 5_000,
+    ackMode: o.ackMode ?? 'auto',
     commitRetries: o.commitRetries ?? 5,
     commitMetadata: o.commitMetadata,
     maxBufferedBytes: o.maxBufferedBytes ?? 32 * 1024 * 1024,

@@ -86,7 +86,7 @@ export class RecordIterator implements AsyncIterableIterator<ConsumerRecord> {
   private index = 0;
 
   constructor(
-    delivery: Delivery,
+    private readonly delivery: Delivery,
     private readonly signal: AbortSignal | undefined,
   ) {
     this.batches = new BatchIterator(delivery, signal);
@@ -99,7 +99,8 @@ export class RecordIterator implements AsyncIterableIterator<ConsumerRecord> {
   async next(): Promise<IteratorResult<ConsumerRecord>> {
     const batch = this.batch;
     if (batch !== undefined) {
-      if (this.index > 0) batch.recordDone(batch.records[this.index - 1]);
+      // Under explicit acks only batch.ack() marks progress (explicit-ack.ts).
+      if (this.index > 0 && !this.delivery.explicitAck) batch.recordDone(batch.records[this.index - 1]);
       // A stop request ends at this record: the rest of the batch goes back unprocessed, to be read again, and
       // the batch loop's next step rejects with the signal's reason.
       if (this.signal?.aborted) this.batches.abandon();

@@ -56,6 +56,8 @@ export class Consumer {
   private readonly pausedPartitions = new Set<string>();
   private readonly pendingSeeks = new Map<string, { topic: string; partition: number; offset: bigint }>();
   private running = false;
+  /** Every pause() so far (the Runner checks for a paused partition only after one). */
+  private pauseCount = 0;
   private loop: Promise<void> | undefined;
   /** kafkajs's `partitionAssigners` as core assignors, checked at construction as kafkajs checks them. */
   private readonly assignors: PartitionAssignor[];
@@ -144,6 +146,8 @@ export class Consumer {
       groupId: c.groupId,
       autoOffsetReset: begins.has(true) ? 'earliest' : 'latest',
       autoCommit,
+      // Only what kafkajs's rules resolve counts as processed (the Runner acknowledges it).
+      ackMode: 'explicit',
       ...(config.autoCommitInterval ? { autoCommitIntervalMs: config.autoCommitInterval } : {}),
       isolationLevel: c.readUncommitted === true ? 'read_uncommitted' : 'read_committed',
       ...(c.maxBytesPerPartition === undefined ? {} : { maxPartitionFetchBytes: c.maxBytesPerPartition }),
@@ -178,6 +182,7 @@ export class Consumer {
         retry: c.retry ?? {},
         autoCommit,
         isRunning: () => this.running,
+        pauses: () => this.pauseCount,
         pausePartition: (topic, partition) => {
           this.pause([{ topic, partitions: [partition] }]);
           return () => this.resume([{ topic, partitions: [partition] }]);
@@ -335,6 +340,7 @@ export class Consumer {
   }
 
   private pauseOrResume(topics: TopicPartitions[], pause: boolean): void {
+    if (pause) this.pauseCount++;
     const affected: TopicPartition[] = [];
     const assigned = this.core?.assignment() ?? [];
     for (const { topic, partitions } of topics) {

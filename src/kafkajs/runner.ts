@@ -1,9 +1,9 @@
 /**
  * The loop behind kafkajs's `consumer.run()`: reads the core consumer's batches and calls `eachBatch` or
- * `eachMessage` with kafkajs's payloads. Progress is told to the core as kafkajs's rules say: a message counts
- * as processed when `eachMessage` returns or when `resolveOffset` names it (`batch.ack(record)`); what is not
- * resolved when `eachBatch` returns is read again (a seek to the first unresolved offset, which is also what a
- * commit then stores). A throwing handler is retried from the failed offset with kafkajs's backoff; after
+ * `eachMessage` with kafkajs's payloads. The core runs with `ackMode: 'explicit'`, so progress is what kafkajs's
+ * rules say: a message counts as processed when `eachMessage` returns or when `resolveOffset` names it
+ * (`batch.ack(record)`); what is not resolved when `eachBatch` returns is read again by the core, from the
+ * first unresolved offset, which is also what a commit then stores. A throwing handler is retried from the failed offset with kafkajs's backoff; after
  * `retry.retries` the consumer crashes (`CRASH` event) and restarts unless `restartOnFailure` says no.
  */
 import type { ConsumerBatch, ConsumerRecord, Consumer as CoreConsumer } from '../index.js';
@@ -56,6 +56,8 @@ export interface RunnerHost {
   isRunning(): boolean;
   /** Pauses a partition the way kafkajs's payload `pause()` does; returns the resume function. */
   pausePartition(topic: string, partition: number): () => void;
+  /** Counts every pause of this consumer: the per-message loop looks for a pause only after one happened. */
+  pauses(): number;
   crashed(error: Error, restart: boolean): Promise<void>;
 }
 
@@ -108,6 +110,7 @@ export class Runner {
       if (this.config.eachMessage !== undefined) {
         for (let i = 0; i < core.records.length && host.isRunning(); i++) {
           const record = core.records[i];
+          const pauses = host.pauses();
           await this.config.eachMessage({
             topic: core.topic,
             partition: core.partition,
@@ -116,16 +119,15 @@ export class Runner {
             pause: () => host.pausePartition(core.topic, core.partition),
           });
           resolve(record, i);
-          if (this.isPaused(core)) break;
+          if (host.pauses() !== pauses && this.isPaused(core)) break;
         }
       } else if (this.config.eachBatch !== undefined) {
-        const byOffset = new Map<string, number>();
-        core.records.forEach((r, i) => {
-          byOffset.set(String(r.offset), i);
-        });
+        // Built on the first resolveOffset: a handler that resolves nothing itself pays nothing for it.
+        let byOffset: Map<string, number> | undefined;
         await this.config.eachBatch({
           batch,
           resolveOffset: (offset) => {
+            byOffset ??= new Map(core.records.map((r, i) => [String(r.offset), i]));
             const i = byOffset.get(String(offset));
             if (i !== undefined) resolve(core.records[i], i);
           },
@@ -138,8 +140,9 @@ export class Runner {
           isRunning: () => host.isRunning(),
           isStale: () => !host.core.assignment().some((p) => p.topic === core.topic && p.partition === core.partition),
         });
-        if (this.config.eachBatchAutoResolve !== false) {
-          for (let i = next; i < core.records.length; i++) resolve(core.records[i], i);
+        if (this.config.eachBatchAutoResolve !== false && next < core.records.length) {
+          core.ack(); // the whole batch at once
+          next = core.records.length;
         }
       }
     } catch (err) {
@@ -147,8 +150,7 @@ export class Runner {
       return;
     }
     this.failures.delete(`${core.topic}:${core.partition}`);
-    // Not all resolved (eachBatchAutoResolve false, or stopped): read the rest again.
-    if (next < core.records.length && this.stillOwned(core)) core_seek(host.core, core, core.records[next].offset);
+    // Not all resolved (eachBatchAutoResolve false, or stopped): the core reads the rest again (explicit acks).
     host.instrumentation.emit('consumer.end_batch_process', { ...batchInfo, duration: Date.now() - started });
   }
 

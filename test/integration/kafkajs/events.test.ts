@@ -118,6 +118,36 @@ describe('tidemark/kafkajs consumer events and crashes', () => {
     expect(committed[0].partitions[0].offset).toBe('2');
   });
 
+  it('eachBatchAutoResolve false: what is not resolved is read again, and only resolved offsets are committed', {
+    timeout: 60_000,
+  }, async () => {
+    const topic = await topicWith(6);
+    const groupId = uniqueTopicName('kjs-resolve-g');
+    const consumer = kafka.consumer({ groupId });
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    const firsts: string[] = [];
+    let resolvedAll = false;
+    await consumer.run({
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset }) => {
+        firsts.push(batch.firstOffset() ?? '');
+        // The first delivery resolves offsets 0..2 only; the next resolves everything it gets.
+        const upTo = firsts.length === 1 ? 2 : Number(batch.lastOffset());
+        for (const m of batch.messages) if (Number(m.offset) <= upTo) resolveOffset(m.offset);
+        if (firsts.length > 1) resolvedAll = true;
+      },
+    });
+    await waitFor(() => resolvedAll, 'the batch read again');
+    await consumer.disconnect();
+    expect(firsts.slice(0, 2)).toEqual(['0', '3']);
+    const admin = kafka.admin();
+    await admin.connect();
+    const committed = await admin.fetchOffsets({ groupId, topics: [topic] });
+    await admin.disconnect();
+    expect(committed[0].partitions[0].offset).toBe('6');
+  });
+
   it('a topic paused before its assignment stays paused until resumed', { timeout: 60_000 }, async () => {
     const topic = await topicWith(2);
     const consumer = kafka.consumer({ groupId: uniqueTopicName('kjs-pause-g') });
