@@ -10,23 +10,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DEFINITIONS, Metadata } from '../../../protocol/index.js';
-import type { Client } from '../../../src/client.js';
 import { Consumer } from '../../../src/consumer/consumer.js';
 import { Producer } from '../../../src/producer/producer.js';
-import type { FaultProxy } from '../../harness/fault-proxy.js';
 import { newTopic, targets } from '../consumer/setup.js';
 import { CORRUPTION_KINDS, type CorruptionKind, corrupt, seededRandom } from './corruptions.js';
 import {
-  closeFaultScene,
   deadline,
   isTyped,
-  openFaultScene,
   type ProxiedHost,
   proxiedHost,
   RecordTally,
   reportNumbers,
   settle,
   until,
+  useFaultScene,
 } from './fault-kit.js';
 
 const PARTITIONS = [0, 1];
@@ -56,31 +53,29 @@ const MIN_CORRUPTED = 2_000;
 // Both brokers at once: the soak waits on the network, not the CPU, so running them side by side keeps the file
 // near a minute while each soaks long enough for its count.
 describe.concurrent.each(targets())('seeded corruption soak, $label', (target) => {
-  let admin: Client;
-  let proxy: FaultProxy;
-  let host: ProxiedHost;
-  let topic: string;
+  const scene = useFaultScene(target, {
+    prefix: 'fault-soak',
+    partitions: PARTITIONS,
+    perPartition: PER_PARTITION,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  });
   let sink: string;
   let sideHosts: ProxiedHost[] = [];
-
   beforeAll(async () => {
-    ({ admin, topic, proxy, host } = await openFaultScene(target, {
-      prefix: 'fault-soak',
-      partitions: PARTITIONS,
-      perPartition: PER_PARTITION,
-      requestTimeoutMs: REQUEST_TIMEOUT_MS,
-    }));
-    sink = await newTopic(admin, 'fault-soak-sink', 1);
-    sideHosts = times(SIDE_HOSTS, () => proxiedHost(target.bootstrap, proxy, { requestTimeoutMs: REQUEST_TIMEOUT_MS }));
+    sink = await newTopic(scene.admin, 'fault-soak-sink', 1);
+    sideHosts = times(SIDE_HOSTS, () =>
+      proxiedHost(target.bootstrap, scene.proxy, { requestTimeoutMs: REQUEST_TIMEOUT_MS }),
+    );
   });
+  // Runs before the scene's own afterAll (vitest runs after-hooks in reverse order).
   afterAll(async () => {
     for (const side of sideHosts) await side.close();
-    await closeFaultScene({ admin, proxy, host });
   });
 
   it('no crash, stall, untyped error, overdue wait or position past the high watermark; then recovery', {
     timeout: 150_000,
   }, async () => {
+    const { topic, proxy, host } = scene;
     const random = seededRandom(SEED + target.major);
     const byKind = new Map<CorruptionKind, number>();
     const byApi = new Map<string, number>();
