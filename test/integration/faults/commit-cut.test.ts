@@ -5,45 +5,25 @@
  * and a consumer that takes over the group after the faults must start exactly at what was committed: nothing
  * lost, and nothing read twice beyond the records processed since the last commit that was confirmed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '../../../src/client.js';
+import { describe, expect, it } from 'vitest';
 import { Consumer } from '../../../src/consumer/consumer.js';
-import type { FaultProxy } from '../../harness/fault-proxy.js';
 import { targets, uniqueGroup } from '../consumer/setup.js';
-import {
-  API,
-  closeFaultScene,
-  consumeAll,
-  deadline,
-  isTyped,
-  openFaultScene,
-  type ProxiedHost,
-  RecordTally,
-  reportNumbers,
-  settle,
-} from './fault-kit.js';
+import { API, consumeAll, deadline, isTyped, RecordTally, reportNumbers, settle, useFaultScene } from './fault-kit.js';
 
 const PARTITIONS = [0, 1];
 const PER_PARTITION = 1_500;
 
 describe.each(targets())('connection cut mid-commit, $label', (target) => {
-  let admin: Client;
-  let proxy: FaultProxy;
-  let host: ProxiedHost;
-  let topic: string;
-
-  beforeAll(async () => {
-    ({ admin, topic, proxy, host } = await openFaultScene(target, {
-      prefix: 'fault-commit-cut',
-      partitions: PARTITIONS,
-      perPartition: PER_PARTITION,
-      requestTimeoutMs: 10_000,
-    }));
+  const scene = useFaultScene(target, {
+    prefix: 'fault-commit-cut',
+    partitions: PARTITIONS,
+    perPartition: PER_PARTITION,
+    requestTimeoutMs: 10_000,
   });
-  afterAll(() => closeFaultScene({ admin, proxy, host }));
 
   /** The group's committed offsets as a fault-free client reads them; -1 where none. */
   async function committed(group: string): Promise<Map<number, bigint>> {
+    const { admin } = scene;
     const offsets = await deadline(admin.offsets.committed(group, null), 30_000, 'reading committed offsets');
     return new Map(offsets.map((o) => [o.partition, o.offset ?? -1n]));
   }
@@ -51,6 +31,7 @@ describe.each(targets())('connection cut mid-commit, $label', (target) => {
   it('commits settle, never move backwards, and a successor resumes at the committed offset', {
     timeout: 180_000,
   }, async () => {
+    const { proxy, host, topic } = scene;
     const group = uniqueGroup('fault-commit-cut');
     const partitions = PARTITIONS.map((partition) => ({ topic, partition }));
     const options = {

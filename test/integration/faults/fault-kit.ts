@@ -4,6 +4,7 @@
  * delivered exactly once, in order and intact, and the one JSON line per suite the reliability table is
  * filled from.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { TidemarkError } from '../../../codecs/errors.js';
 import { Offsets } from '../../../src/admin/offsets.js';
 import type { Client } from '../../../src/client.js';
@@ -43,17 +44,36 @@ export interface FaultScene {
   host: ProxiedHost;
 }
 
+export interface FaultSceneOptions {
+  /** Prefix of the topic's name. */
+  prefix: string;
+  partitions: readonly number[];
+  perPartition: number;
+  /** The proxied host's request timeout. */
+  requestTimeoutMs: number;
+}
+
 /** Creates `partitions` partitions of `perPartition` records (small batches: many responses to aim faults at). */
-export async function openFaultScene(
-  target: Target,
-  options: { prefix: string; partitions: readonly number[]; perPartition: number; requestTimeoutMs: number },
-): Promise<FaultScene> {
+export async function openFaultScene(target: Target, options: FaultSceneOptions): Promise<FaultScene> {
   const admin = newClient(target);
   const topic = await newTopic(admin, options.prefix, options.partitions.length);
   await produce(admin, topic, options.partitions, options.perPartition, { batchSize: 50 });
   const proxy = await FaultProxy.start(target.bootstrap);
   const host = proxiedHost(target.bootstrap, proxy, { requestTimeoutMs: options.requestTimeoutMs });
   return { admin, topic, proxy, host };
+}
+
+/**
+ * A fault suite's stage, opened before its tests and closed after them (beforeAll and afterAll of the calling
+ * describe block). The fields are filled in by beforeAll: read them in tests and hooks, not while collecting.
+ */
+export function useFaultScene(target: Target, options: FaultSceneOptions): FaultScene {
+  const scene = {} as FaultScene;
+  beforeAll(async () => {
+    Object.assign(scene, await openFaultScene(target, options));
+  });
+  afterAll(() => closeFaultScene(scene));
+  return scene;
 }
 
 /** Heals the proxy first, so closing never waits on a connection a test left half-open. */

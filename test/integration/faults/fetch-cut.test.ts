@@ -4,24 +4,11 @@
  * reported as a warning), reconnect, fetch again from where it was, and deliver every record exactly once, in
  * order: a lost fetch response may cost time, never a record and never a duplicate.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '../../../src/client.js';
+import { describe, expect, it } from 'vitest';
 import { Consumer } from '../../../src/consumer/consumer.js';
 import { ConnectionError } from '../../../src/network/errors.js';
-import type { FaultProxy } from '../../harness/fault-proxy.js';
 import { targets, uniqueGroup } from '../consumer/setup.js';
-import {
-  API,
-  closeFaultScene,
-  consumeAll,
-  deadline,
-  isTyped,
-  openFaultScene,
-  type ProxiedHost,
-  RecordTally,
-  reportNumbers,
-  settle,
-} from './fault-kit.js';
+import { API, consumeAll, deadline, isTyped, RecordTally, reportNumbers, settle, useFaultScene } from './fault-kit.js';
 
 const PARTITIONS = [0, 1];
 const PER_PARTITION = 2_000;
@@ -30,22 +17,15 @@ const EVERY = 3;
 const CUTS = 10;
 
 describe.each(targets())('connection cut mid-fetch, $label', (target) => {
-  let admin: Client;
-  let proxy: FaultProxy;
-  let host: ProxiedHost;
-  let topic: string;
-
-  beforeAll(async () => {
-    ({ admin, topic, proxy, host } = await openFaultScene(target, {
-      prefix: 'fault-fetch-cut',
-      partitions: PARTITIONS,
-      perPartition: PER_PARTITION,
-      requestTimeoutMs: 10_000,
-    }));
+  const scene = useFaultScene(target, {
+    prefix: 'fault-fetch-cut',
+    partitions: PARTITIONS,
+    perPartition: PER_PARTITION,
+    requestTimeoutMs: 10_000,
   });
-  afterAll(() => closeFaultScene({ admin, proxy, host }));
 
   it('resumes after each cut; every record exactly once, in order, intact', { timeout: 120_000 }, async () => {
+    const { proxy, host, topic } = scene;
     const consumer = new Consumer(host, {
       autoOffsetReset: 'earliest',
       maxPartitionFetchBytes: 4_096,
@@ -101,6 +81,7 @@ describe.each(targets())('connection cut mid-fetch, $label', (target) => {
   it('a group member whose every connection drops now and then keeps its partitions and reads every record once', {
     timeout: 180_000,
   }, async () => {
+    const { proxy, host, topic } = scene;
     const consumer = new Consumer(host, {
       groupId: uniqueGroup('fault-drop-all'),
       autoCommit: false,

@@ -4,25 +4,13 @@
  * instead of waiting forever, the client must give up on the dead connections and open new ones, and a
  * consumer must carry on where it was once the network heals: nothing lost, nothing twice.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Metadata } from '../../../protocol/index.js';
-import type { Client } from '../../../src/client.js';
 import { Consumer } from '../../../src/consumer/consumer.js';
 import { Connection } from '../../../src/network/connection.js';
 import { ConnectionError, RequestTimeoutError } from '../../../src/network/errors.js';
-import type { FaultProxy } from '../../harness/fault-proxy.js';
 import { targets, uniqueGroup } from '../consumer/setup.js';
-import {
-  closeFaultScene,
-  consumeAll,
-  deadline,
-  isTyped,
-  openFaultScene,
-  type ProxiedHost,
-  RecordTally,
-  reportNumbers,
-  settle,
-} from './fault-kit.js';
+import { consumeAll, deadline, isTyped, RecordTally, reportNumbers, settle, useFaultScene } from './fault-kit.js';
 
 const PARTITIONS = [0, 1];
 const PER_PARTITION = 2_000;
@@ -31,22 +19,15 @@ const REQUEST_TIMEOUT_MS = 3_000;
 const BLACKHOLE_MS = 5_000;
 
 describe.each(targets())('half-open and blackholed connections, $label', (target) => {
-  let admin: Client;
-  let proxy: FaultProxy;
-  let host: ProxiedHost;
-  let topic: string;
-
-  beforeAll(async () => {
-    ({ admin, topic, proxy, host } = await openFaultScene(target, {
-      prefix: 'fault-stalled',
-      partitions: PARTITIONS,
-      perPartition: PER_PARTITION,
-      requestTimeoutMs: REQUEST_TIMEOUT_MS,
-    }));
+  const scene = useFaultScene(target, {
+    prefix: 'fault-stalled',
+    partitions: PARTITIONS,
+    perPartition: PER_PARTITION,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
   });
-  afterAll(() => closeFaultScene({ admin, proxy, host }));
 
   function connection(): Connection {
+    const { proxy } = scene;
     const i = target.bootstrap.lastIndexOf(':');
     return new Connection({
       host: target.bootstrap.slice(0, i),
@@ -57,6 +38,7 @@ describe.each(targets())('half-open and blackholed connections, $label', (target
   }
 
   it('a request on a half-open connection times out with RequestTimeoutError, on time', async () => {
+    const { proxy } = scene;
     const c = await connection().connect();
     try {
       proxy.halfOpenAll();
@@ -71,6 +53,7 @@ describe.each(targets())('half-open and blackholed connections, $label', (target
   });
 
   it('connecting to a blackholed broker fails with a typed error within the request timeout', async () => {
+    const { proxy } = scene;
     proxy.blackhole = true;
     try {
       const outcome = await deadline(settle(connection().connect()), 15_000, 'connect');
@@ -84,6 +67,7 @@ describe.each(targets())('half-open and blackholed connections, $label', (target
   it('a commit to a coordinator that went silent settles with a typed error or succeeds, and later commits work', {
     timeout: 120_000,
   }, async () => {
+    const { admin, proxy, host, topic } = scene;
     const group = uniqueGroup('fault-stalled-commit');
     const offsets = (offset: bigint) => PARTITIONS.map((partition) => ({ topic, partition, offset }));
     // Coordinator known, connection open: then the broker goes silent.
@@ -107,6 +91,7 @@ describe.each(targets())('half-open and blackholed connections, $label', (target
   });
 
   it('a consumer whose connections stall reconnects and reads every record once', { timeout: 120_000 }, async () => {
+    const { proxy, host, topic } = scene;
     const consumer = new Consumer(host, {
       autoOffsetReset: 'earliest',
       maxPartitionFetchBytes: 4_096,

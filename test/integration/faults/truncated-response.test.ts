@@ -3,49 +3,30 @@
  * reject what was in flight with a typed ConnectionError, never decode the partial bytes as a response, open a
  * new connection, and (for a consumer) deliver every record exactly once and intact.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Metadata } from '../../../protocol/index.js';
-import type { Client } from '../../../src/client.js';
 import { Consumer } from '../../../src/consumer/consumer.js';
 import { Connection } from '../../../src/network/connection.js';
 import { ConnectionError } from '../../../src/network/errors.js';
-import type { FaultProxy } from '../../harness/fault-proxy.js';
 import { targets } from '../consumer/setup.js';
-import {
-  API,
-  closeFaultScene,
-  consumeAll,
-  deadline,
-  openFaultScene,
-  type ProxiedHost,
-  RecordTally,
-  reportNumbers,
-  settle,
-} from './fault-kit.js';
+import { API, consumeAll, deadline, RecordTally, reportNumbers, settle, useFaultScene } from './fault-kit.js';
 
 const PARTITIONS = [0, 1];
 const PER_PARTITION = 2_000;
 const FAULTS = 8;
 
 describe.each(targets())('truncated and reset responses, $label', (target) => {
-  let admin: Client;
-  let proxy: FaultProxy;
-  let host: ProxiedHost;
-  let topic: string;
-
-  beforeAll(async () => {
-    ({ admin, topic, proxy, host } = await openFaultScene(target, {
-      prefix: 'fault-truncated',
-      partitions: PARTITIONS,
-      perPartition: PER_PARTITION,
-      requestTimeoutMs: 10_000,
-    }));
+  const scene = useFaultScene(target, {
+    prefix: 'fault-truncated',
+    partitions: PARTITIONS,
+    perPartition: PER_PARTITION,
+    requestTimeoutMs: 10_000,
   });
-  afterAll(() => closeFaultScene({ admin, proxy, host }));
 
   it.each(['truncate', 'reset'] as const)(
     'a request whose response is cut short (%s) rejects with ConnectionError',
     async (kind) => {
+      const { proxy } = scene;
       const i = target.bootstrap.lastIndexOf(':');
       const connect = () =>
         new Connection({
@@ -72,6 +53,7 @@ describe.each(targets())('truncated and reset responses, $label', (target) => {
   it('a consumer reconnects after each; every record exactly once, in order, intact', {
     timeout: 120_000,
   }, async () => {
+    const { proxy, host, topic } = scene;
     const consumer = new Consumer(host, {
       autoOffsetReset: 'earliest',
       maxPartitionFetchBytes: 4_096,
