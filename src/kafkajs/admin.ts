@@ -4,6 +4,27 @@
  * kafkajs's error classes for what fails (KafkaJSCreateTopicError naming the topic, KafkaJSDeleteGroupsError).
  */
 import { type Client, isKafkaError, type KafkaError, TopicErrors } from '../index.js';
+import {
+  type AclEntry,
+  type AclFilter,
+  createAcls,
+  type DeleteAclResponse,
+  type DescribeAclResponse,
+  deleteAcls,
+  describeAcls,
+} from './admin-acls.js';
+import {
+  type AlterConfigsResponse,
+  alterConfigs,
+  alterPartitionReassignments,
+  type DescribeConfigResponse,
+  describeConfigs,
+  type IResourceConfig,
+  type ListPartitionReassignmentsResponse,
+  listPartitionReassignments,
+  type PartitionReassignment,
+  type ResourceConfigQuery,
+} from './admin-configs.js';
 import { type CreatePartitionsOptions, createPartitions, deleteGroups, describeGroups } from './admin-groups.js';
 import type { Logger } from './constants.js';
 import {
@@ -267,6 +288,39 @@ export class Admin {
 
   createPartitions(options: CreatePartitionsOptions): Promise<void> {
     return createPartitions(this.core, options);
+  }
+
+  describeConfigs(options: {
+    resources: ResourceConfigQuery[];
+    includeSynonyms?: boolean;
+  }): Promise<DescribeConfigResponse> {
+    return describeConfigs(this.core, options);
+  }
+
+  alterConfigs(options: { resources: IResourceConfig[]; validateOnly?: boolean }): Promise<AlterConfigsResponse> {
+    return alterConfigs(this.core, options);
+  }
+
+  createAcls(options: { acl: AclEntry[] }): Promise<boolean> {
+    return createAcls(this.core, options);
+  }
+
+  describeAcls(filter: AclFilter): Promise<DescribeAclResponse> {
+    return describeAcls(this.core, filter);
+  }
+
+  deleteAcls(options: { filters: AclFilter[] }): Promise<DeleteAclResponse> {
+    return deleteAcls(this.core, options);
+  }
+
+  alterPartitionReassignments(options: { topics: PartitionReassignment[]; timeout?: number }): Promise<void> {
+    return alterPartitionReassignments(this.core, options);
+  }
+
+  listPartitionReassignments(
+    options: { topics?: { topic: string; partitions: number[] }[] | null; timeout?: number } = {},
+  ): Promise<ListPartitionReassignmentsResponse> {
+    return listPartitionReassignments(this.core, options);
   }
 
   on(eventName: string, listener: (event: unknown) => void): () => void {

@@ -4,6 +4,25 @@
  */
 export { Admin, type AdminConfig, type ITopicConfig, type SeekEntry } from './admin.js';
 export type {
+  Acl,
+  AclEntry,
+  AclFilter,
+  AclResource,
+  DeleteAclResponse,
+  DescribeAclResponse,
+  MatchingAcl,
+} from './admin-acls.js';
+export type {
+  AlterConfigsResponse,
+  ConfigEntries,
+  ConfigSynonyms,
+  DescribeConfigResponse,
+  IResourceConfig,
+  ListPartitionReassignmentsResponse,
+  PartitionReassignment,
+  ResourceConfigQuery,
+} from './admin-configs.js';
+export type {
   CreatePartitionsOptions,
   GroupDescription,
   ITopicPartitionConfig,
@@ -12,12 +31,18 @@ export type {
 export { AssignerProtocol, type PartitionAssigner, PartitionAssigners } from './assigners.js';
 export type { KafkaConfig, RetryOptions, SASLOptions } from './config.js';
 export {
+  AclOperationTypes,
+  AclPermissionTypes,
+  AclResourceTypes,
   CompressionCodecs,
   CompressionTypes,
+  ConfigResourceTypes,
+  ConfigSource,
   type LogEntry,
   type Logger,
   type logCreator,
   logLevel,
+  ResourcePatternTypes,
 } from './constants.js';
 export {
   Consumer,

@@ -150,10 +150,11 @@ for (const kafkaVersion of [DEFAULT_KAFKA_VERSION, LEGACY_KAFKA_VERSION]) {
         };
         expect(await admin.acls.createAcls([binding], { version })).toEqual([binding]);
         const filter = { principal, resourceName: binding.resourceName, patternType: 'LITERAL' as const };
-        expect(await admin.acls.describeAcls(filter, { version })).toEqual([binding]);
+        // The broker lists ACLs from its own replay of the metadata log, a moment after it created them.
+        await eventually(async () => expect(await admin.acls.describeAcls(filter, { version })).toEqual([binding]));
         expect(await javaOracle().describeAcls(broker.bootstrap, filter)).toEqual([binding]);
         expect(await admin.acls.deleteAcls([filter], { version })).toEqual([binding]);
-        expect(await javaOracle().describeAcls(broker.bootstrap, filter)).toEqual([]);
+        await eventually(async () => expect(await javaOracle().describeAcls(broker.bootstrap, filter)).toEqual([]));
       }
       if (versions[0] === 0) {
         const err = await failure(admin.acls.describeAcls({ patternType: 'PREFIXED' }, { version: 0 }));
