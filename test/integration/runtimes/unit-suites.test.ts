@@ -31,7 +31,7 @@ const RUNTIME_UNIT_DIRS = [
   'test/unit/consumer/commit',
 ];
 
-describe.each(RUNTIMES)('$name', (runtime) => {
+describe.each(RUNTIMES.map((r) => [r.name, r] as const))('%s', (_name, runtime) => {
   // The binaries are linux-x64 builds (the platform CI runs on); elsewhere npm installs neither.
   it.skipIf(runtime.binary === undefined)(
     `${runtime.name} ${runtime.version}: the runtime-sensitive unit tests pass under vitest`,
