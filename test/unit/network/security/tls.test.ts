@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { createServer, type Server, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TlsError, TlsNameMismatchError } from '../../../../src/network/security/errors.js';
-import { type TlsConfig, tlsFailure, tlsSocketFactory } from '../../../../src/network/security/tls.js';
+import { explainAlert, type TlsConfig, tlsFailure, tlsSocketFactory } from '../../../../src/network/security/tls.js';
 import { generateTlsMaterial, type TlsMaterial } from '../../../harness/tls-certs.js';
 
 let dir: string;
@@ -109,5 +109,24 @@ describe('tlsFailure reads OpenSSL (Node, Deno) and BoringSSL (Bun) messages ali
     const err = tlsFailure(Object.assign(new Error(message), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' }), 'h', 1, 'h');
     expect(err).toBeInstanceOf(TlsError);
     expect(err.message).toContain(`${message} (is this a TLS listener, and does it require a client certificate?)`);
+  });
+});
+
+describe('explainAlert names a refused client certificate in OpenSSL, BoringSSL and rustls words', () => {
+  it.each([
+    'error:0A000412:SSL routines:ssl3_read_bytes:sslv3 alert bad certificate', // Node
+    'error:0A00045C:SSL routines:ssl3_read_bytes:tlsv13 alert certificate required', // Node, TLS 1.3
+    'error:10000412:SSL routines:OPENSSL_internal:SSLV3_ALERT_BAD_CERTIFICATE', // Bun
+    'received fatal alert: BadCertificate', // Deno
+    'received fatal alert: CertificateRequired', // Deno, TLS 1.3
+  ])('%s', (message) => {
+    expect(explainAlert(message)).toBe(
+      `the broker refused the client certificate (check tls.cert and tls.key): ${message}`,
+    );
+  });
+
+  it('leaves other socket errors as they are', () => {
+    expect(explainAlert('read ECONNRESET')).toBe('read ECONNRESET');
+    expect(explainAlert('received fatal alert: DecodeError')).toBe('received fatal alert: DecodeError');
   });
 });
