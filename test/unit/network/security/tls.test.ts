@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createServer, type Server, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Connection } from '../../../../src/network/connection.js';
+import { ConnectionError } from '../../../../src/network/errors.js';
+import { TLS_CLOSE_HINT } from '../../../../src/network/response-stream.js';
 import { TlsError, TlsNameMismatchError } from '../../../../src/network/security/errors.js';
 import { explainAlert, type TlsConfig, tlsFailure, tlsSocketFactory } from '../../../../src/network/security/tls.js';
 import { generateTlsMaterial, type TlsMaterial } from '../../../harness/tls-certs.js';
@@ -86,6 +89,34 @@ describe('tlsSocketFactory', () => {
       expect(e2.message).toMatch(/no TLS session within 300 ms/);
     } finally {
       await Promise.all([notTls, silent].map((s) => new Promise((r) => s.close(r))));
+    }
+  });
+
+  it('a TLS broker that closes before its first answer gets the client certificate hint', async () => {
+    // A server that ends every connection after the handshake, as a broker refusing a client certificate may be
+    // seen to do on Deno (rustls reports the close, not the alert). Its own, so its sockets are destroyed here.
+    const { readFile } = await import('node:fs/promises');
+    const [key, cert] = await Promise.all(['broker.key', 'broker.crt'].map((f) => readFile(path.join(dir, f))));
+    const sockets: TLSSocket[] = [];
+    const closing = createServer({ key, cert }, (socket) => {
+      sockets.push(socket);
+      socket.end();
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    const closingPort = (closing.address() as { port: number }).port;
+    const conn = new Connection({
+      host: '127.0.0.1',
+      port: closingPort,
+      socketFactory: tlsSocketFactory({ ca: material.ca }),
+    });
+    try {
+      const err = await conn.connect().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConnectionError);
+      expect((err as Error).message).toContain(`connection closed by the broker${TLS_CLOSE_HINT}`);
+    } finally {
+      await conn.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => closing.close(resolve));
     }
   });
 
