@@ -18,6 +18,15 @@ export interface StreamOwner {
   fail(reason: ConnectionError): void;
 }
 
+/**
+ * A TLS broker refuses a missing or untrusted client certificate by closing the connection after the handshake.
+ * OpenSSL (Node) and BoringSSL (Bun) report its alert as a socket error first; Deno's TLS may report the close
+ * alone, so a close over TLS before the first answer says what it may mean.
+ */
+export const TLS_CLOSE_HINT =
+  ' before its first answer: over TLS, this is how a broker that requires a client certificate refuses a missing' +
+  ' or untrusted one (check tls.cert and tls.key)';
+
 export class ResponseStream {
   private readonly assembler: FrameAssembler;
   /** Whether any frame has arrived: a first answer that is no frame may be another protocol. */
@@ -42,7 +51,10 @@ export class ResponseStream {
     socket.on('error', (err) => this.owner.fail(this.error(`socket error: ${err.message}`, err)));
     socket.on('close', () => {
       const partial = this.assembler.bufferedBytes;
-      const detail = partial > 0 ? ` in the middle of a response (${partial} bytes of it received)` : '';
+      let detail = partial > 0 ? ` in the middle of a response (${partial} bytes of it received)` : '';
+      if (partial === 0 && !this.framesSeen && (socket as { encrypted?: boolean }).encrypted === true) {
+        detail = TLS_CLOSE_HINT;
+      }
       this.owner.fail(this.error(`connection closed by the broker${detail}`));
     });
   }

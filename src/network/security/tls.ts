@@ -51,8 +51,10 @@ const TRUST_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-// OpenSSL (Node, Deno) writes "wrong version number", BoringSSL (Bun) "WRONG_VERSION_NUMBER": `_` matches a space.
-const CLIENT_CERT_ALERT = /alert[ _](bad[ _]certificate|certificate[ _]required|unknown[ _]ca|certificate[ _]unknown)/i;
+// OpenSSL (Node) writes "wrong version number", BoringSSL (Bun) "WRONG_VERSION_NUMBER", rustls (Deno's TLS)
+// "received fatal alert: BadCertificate": `_` matches a space, and the words may run together.
+const CLIENT_CERT_ALERT =
+  /alert[ _:]*(bad[ _]?certificate|certificate[ _]?required|unknown[ _]?ca|certificate[ _]?unknown)/i;
 const NOT_TLS_PEER =
   /wrong[ _]version[ _]number|packet[ _]length[ _]too[ _]long|unexpected[ _]eof|ECONNRESET|socket disconnected/i;
 
@@ -89,6 +91,13 @@ export function tlsFailure(
     ? ' (is this a TLS listener, and does it require a client certificate?)'
     : '';
   return new TlsError(`${err.message}${hint}`, code, broker, { cause: err, retriable: true });
+}
+
+/** A socket error's message, prefixed with what it means when it is the broker refusing the client certificate. */
+export function explainAlert(message: string): string {
+  return CLIENT_CERT_ALERT.test(message)
+    ? `the broker refused the client certificate (check tls.cert and tls.key): ${message}`
+    : message;
 }
 
 /**
@@ -140,9 +149,7 @@ export function tlsSocketFactory(config: TlsConfig, log?: SecurityLogger): Socke
         // With TLS 1.3 the broker checks the client certificate after the handshake has completed on this side, so
         // a refusal arrives as a later socket error: say what it means before the connection reports it.
         socket.prependListener('error', (err) => {
-          if (CLIENT_CERT_ALERT.test(err.message)) {
-            err.message = `the broker refused the client certificate (check tls.cert and tls.key): ${err.message}`;
-          }
+          err.message = explainAlert(err.message);
         });
         log?.('tls.connected', {
           broker: `${host}:${port}`,

@@ -154,9 +154,9 @@ describe('the npm package', () => {
   );
 
   // Bun and Deno load the installed package as well: import, and require(esm) giving the very classes import gives.
-  it.each(RUNTIMES.filter((r) => r.binary !== undefined))(
-    'ESM and CommonJS programs load it on $name $version',
-    async (runtime) => {
+  it.each(RUNTIMES.filter((r) => r.binary !== undefined).map((r) => [r.name, r.version, r] as const))(
+    'ESM and CommonJS programs load it on %s %s',
+    async (_name, _version, runtime) => {
       await writeFile(path.join(scratch, 'program.mjs'), ESM_PROGRAM);
       await writeFile(path.join(scratch, 'program.cjs'), CJS_PROGRAM);
       const esm = await run(runtime.binary!, runtime.script('program.mjs'), scratch);

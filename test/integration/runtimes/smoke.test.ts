@@ -59,7 +59,7 @@ function nextOffsets(records: readonly Printed[]): Map<number, bigint> {
   return next;
 }
 
-describe.each(RUNTIMES)('$name', (runtime) => {
+describe.each(RUNTIMES.map((r) => [r.name, r] as const))('%s', (_name, runtime) => {
   // The binaries are linux-x64 builds (the platform CI runs on); elsewhere npm installs neither.
   it.skipIf(runtime.binary === undefined)(
     `${runtime.name} ${runtime.version}: topic, produce with every codec, group commits, file store, mutual TLS`,
@@ -143,7 +143,7 @@ describe.each(RUNTIMES)('$name', (runtime) => {
       ]);
       const refused = printed.get('tls-without-client-certificate')!.refused as { name: string; message: string };
       expect(refused, context).toBeDefined();
-      expect(refused.message).toMatch(/refused the client certificate|alert/);
+      expect(refused.message).toMatch(/client certificate.*check tls\.cert and tls\.key/);
       console.log(
         `${runtime.name} smoke: ${result.ms} ms; without a client certificate: ${refused.name}: ${refused.message}`,
       );

@@ -4,8 +4,11 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createServer, type Server, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Connection } from '../../../../src/network/connection.js';
+import { ConnectionError } from '../../../../src/network/errors.js';
+import { TLS_CLOSE_HINT } from '../../../../src/network/response-stream.js';
 import { TlsError, TlsNameMismatchError } from '../../../../src/network/security/errors.js';
-import { type TlsConfig, tlsFailure, tlsSocketFactory } from '../../../../src/network/security/tls.js';
+import { explainAlert, type TlsConfig, tlsFailure, tlsSocketFactory } from '../../../../src/network/security/tls.js';
 import { generateTlsMaterial, type TlsMaterial } from '../../../harness/tls-certs.js';
 
 let dir: string;
@@ -89,6 +92,34 @@ describe('tlsSocketFactory', () => {
     }
   });
 
+  it('a TLS broker that closes before its first answer gets the client certificate hint', async () => {
+    // A server that ends every connection after the handshake, as a broker refusing a client certificate may be
+    // seen to do on Deno (rustls reports the close, not the alert). Its own, so its sockets are destroyed here.
+    const { readFile } = await import('node:fs/promises');
+    const [key, cert] = await Promise.all(['broker.key', 'broker.crt'].map((f) => readFile(path.join(dir, f))));
+    const sockets: TLSSocket[] = [];
+    const closing = createServer({ key, cert }, (socket) => {
+      sockets.push(socket);
+      socket.end();
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    const closingPort = (closing.address() as { port: number }).port;
+    const conn = new Connection({
+      host: '127.0.0.1',
+      port: closingPort,
+      socketFactory: tlsSocketFactory({ ca: material.ca }),
+    });
+    try {
+      const err = await conn.connect().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConnectionError);
+      expect((err as Error).message).toContain(`connection closed by the broker${TLS_CLOSE_HINT}`);
+    } finally {
+      await conn.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => closing.close(resolve));
+    }
+  });
+
   it('nothing listening is a plain connect failure, not a TLS error', async () => {
     const { createServer: plain } = await import('node:net');
     const probe = plain();
@@ -109,5 +140,24 @@ describe('tlsFailure reads OpenSSL (Node, Deno) and BoringSSL (Bun) messages ali
     const err = tlsFailure(Object.assign(new Error(message), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' }), 'h', 1, 'h');
     expect(err).toBeInstanceOf(TlsError);
     expect(err.message).toContain(`${message} (is this a TLS listener, and does it require a client certificate?)`);
+  });
+});
+
+describe('explainAlert names a refused client certificate in OpenSSL, BoringSSL and rustls words', () => {
+  it.each([
+    'error:0A000412:SSL routines:ssl3_read_bytes:sslv3 alert bad certificate', // Node
+    'error:0A00045C:SSL routines:ssl3_read_bytes:tlsv13 alert certificate required', // Node, TLS 1.3
+    'error:10000412:SSL routines:OPENSSL_internal:SSLV3_ALERT_BAD_CERTIFICATE', // Bun
+    'received fatal alert: BadCertificate', // Deno
+    'received fatal alert: CertificateRequired', // Deno, TLS 1.3
+  ])('%s', (message) => {
+    expect(explainAlert(message)).toBe(
+      `the broker refused the client certificate (check tls.cert and tls.key): ${message}`,
+    );
+  });
+
+  it('leaves other socket errors as they are', () => {
+    expect(explainAlert('read ECONNRESET')).toBe('read ECONNRESET');
+    expect(explainAlert('received fatal alert: DecodeError')).toBe('received fatal alert: DecodeError');
   });
 });
