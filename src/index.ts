@@ -210,7 +210,6 @@ export type {
   RebalanceListener,
   Subscription,
 } from './consumer/group/membership.js';
-export type { ConsumerGroupMetadata } from './consumer/group-metadata.js';
 export {
   BrokerOffsetStore,
   CONSUMER_CHANNELS,
@@ -276,6 +275,7 @@ export type { Pem } from './network/security/tls.js';
 export type { SocketFactory, SocketTarget } from './network/socket.js';
 export { type BackwardCommit, InvalidOffsetStoreNameError, type LockHolder } from './offsets/errors.js';
 export type { WriteFaults, WriteStep } from './offsets/file/atomic-write.js';
+export type { ConsumerGroupMetadata } from './offsets/group-metadata.js';
 export {
   AtomicWriteError,
   type AutoOffsetReset,

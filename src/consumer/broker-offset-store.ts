@@ -82,10 +82,7 @@ export class BrokerOffsetStore implements OffsetStore {
       })),
       {
         timeoutMs: this.options.timeoutMs,
-        member:
-          g === undefined
-            ? undefined
-            : { memberId: g.memberId, generationIdOrMemberEpoch: g.generationId, groupInstanceId: g.groupInstanceId },
+        member: g,
       },
     );
     for (const [topic, partitions] of next) known.set(topic, partitions);

@@ -1,9 +1,9 @@
 import { TxnOffsetCommit } from '../../protocol/apis/txn-offset-commit.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
 import type { Deadline } from '../cluster/deadline.js';
-import type { ConsumerGroupMetadata } from '../consumer/group-metadata.js';
 import type { Coordinators } from '../coordinator/coordinators.js';
 import { InvalidOffsetCommitError } from '../offsets/errors.js';
+import type { ConsumerGroupMetadata } from '../offsets/group-metadata.js';
 import type { OffsetCommit } from '../offsets/offset-store.js';
 
 /** TxnOffsetCommit v5+ asks a 4.x coordinator for Transactions v2 (KIP-890); v6 names topics by id. */
