@@ -3,8 +3,6 @@ import type { TopicMetadata } from '../cluster/metadata.js';
 import type { TopicPartition } from '../cluster/partition-errors.js';
 import type { Coordinators } from '../coordinator/coordinators.js';
 
-export type { TopicPartition };
-
 /**
  * @deprecated The old shape of a member's identity; `commitOffsets` takes `ConsumerGroupMetadata`, the one
  * member-identity type (what `consumer.groupMetadata()` returns), and still accepts this one for now.

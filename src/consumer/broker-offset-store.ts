@@ -1,3 +1,4 @@
+import type { TopicPartition } from '../cluster/partition-errors.js';
 import { commitOffsets } from '../commit/offset-commit.js';
 import { fetchCommittedOffsets } from '../commit/offset-fetch.js';
 import type { CommitContext as CommitCallContext } from '../commit/types.js';
@@ -11,7 +12,6 @@ import {
   type OffsetCommit,
   type OffsetStore,
   type StoredOffset,
-  type TopicPartition,
 } from '../offsets/offset-store.js';
 
 /**

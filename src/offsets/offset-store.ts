@@ -2,9 +2,6 @@ import type { TopicPartition } from '../cluster/partition-errors.js';
 import type { ConsumerGroupMetadata } from './group-metadata.js';
 import type { OutOfRangePolicy } from './range-check.js';
 
-// One TopicPartition across the API (an OffsetStore's callers already pass the cluster's).
-export type { TopicPartition };
-
 /**
  * The contract between the commit engine and wherever offsets live: the broker (OffsetCommit/OffsetFetch),
  * a local gtoffset file, memory, or the application's own database. See docs/ARCHITECTURE.md, "The offset contract".

@@ -32,5 +32,4 @@ export type {
   RebalanceEvent,
   RebalanceListener,
   Subscription,
-  TopicPartition,
 } from './membership.js';

@@ -27,8 +27,6 @@ import type { TopicPartition } from '../../cluster/partition-errors.js';
 import type { ConsumerGroupMetadata } from '../../offsets/group-metadata.js';
 import type { BuiltInAssignorName, PartitionAssignor } from '../assignors/index.js';
 
-export type { TopicPartition };
-
 export type GroupProtocol = 'classic' | 'consumer';
 
 /** What the member subscribes to: topic names, or every (non-internal) topic whose whole name matches. */
