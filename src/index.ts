@@ -212,7 +212,6 @@ export type {
   RebalanceListener,
   Subscription,
 } from './consumer/group/membership.js';
-export type { ConsumerGroupMetadata } from './consumer/group-metadata.js';
 export {
   BrokerOffsetStore,
   CONSUMER_CHANNELS,
@@ -307,6 +306,7 @@ export type { ProducerObserver } from './observability/producer-send.js';
 export type { RequestObserver } from './observability/requests.js';
 export { type BackwardCommit, InvalidOffsetStoreNameError, type LockHolder } from './offsets/errors.js';
 export type { WriteFaults, WriteStep } from './offsets/file/atomic-write.js';
+export type { ConsumerGroupMetadata } from './offsets/group-metadata.js';
 export {
   AtomicWriteError,
   type AutoOffsetReset,

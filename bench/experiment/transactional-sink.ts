@@ -35,6 +35,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { crc32c } from '../../codecs/crc.js';
+import type { TopicPartition } from '../../src/cluster/partition-errors.js';
 import { applyCommit, type GroupOffsets } from '../../src/offsets/commit-rules.js';
 import { OffsetStoreClosedError } from '../../src/offsets/errors.js';
 import {
@@ -44,7 +45,6 @@ import {
   type OffsetCommit,
   type OffsetStore,
   type StoredOffset,
-  type TopicPartition,
 } from '../../src/offsets/offset-store.js';
 
 /** One stored result: which record produced it, and what the application computed. */

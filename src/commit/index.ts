@@ -1,9 +1,3 @@
 export { type CommitOffsetsOptions, commitOffsets } from './offset-commit.js';
 export { type FetchOffsetsOptions, fetchCommittedOffsets, type GroupOffsetsQuery } from './offset-fetch.js';
-export type {
-  CommitCluster,
-  CommitContext,
-  CommittedOffset,
-  GroupMembership,
-  TopicPartition,
-} from './types.js';
+export type { CommitCluster, CommitContext, CommittedOffset, GroupMembership } from './types.js';

@@ -7,13 +7,14 @@ import { type PartitionFailure, partitionKey, throwPartitionFailures } from '../
 import { clientVersions } from '../network/api-versions.js';
 import type { Connection } from '../network/connection.js';
 import { UnsupportedVersionError } from '../network/errors.js';
+import type { ConsumerGroupMetadata } from '../offsets/group-metadata.js';
 import type { OffsetCommit } from '../offsets/offset-store.js';
 import { topicIdsOf, versionForTopics } from './topic-ids.js';
 import type { CommitContext, GroupMembership } from './types.js';
 
 export interface CommitOffsetsOptions extends CallOptions {
   /** Commit as this group member; without it the commit is standalone (generation -1, no member id). */
-  member?: GroupMembership;
+  member?: ConsumerGroupMetadata | GroupMembership;
   /** Forces the OffsetCommit version (tests of each version). */
   version?: number;
 }
@@ -91,10 +92,15 @@ export async function commitOffsets(
   throwPartitionFailures('OffsetCommit', failures, committed);
 }
 
+/** The generation id (or member epoch) of either shape; the deprecated GroupMembership spells it differently. */
+function generationOf(member: ConsumerGroupMetadata | GroupMembership): number {
+  return 'generationId' in member ? member.generationId : member.generationIdOrMemberEpoch;
+}
+
 function commitRequest(
   groupId: string,
   offsets: OffsetCommit[],
-  member: GroupMembership | undefined,
+  member: ConsumerGroupMetadata | GroupMembership | undefined,
   version: number,
   ids: Map<string, string> | undefined,
   connection: Connection,
@@ -108,7 +114,7 @@ function commitRequest(
   return {
     groupId,
     // Standalone: generation -1 and no member id tell the coordinator this is not a member's commit.
-    generationIdOrMemberEpoch: member?.generationIdOrMemberEpoch ?? -1,
+    generationIdOrMemberEpoch: member === undefined ? -1 : generationOf(member),
     memberId: member?.memberId ?? '',
     groupInstanceId: member?.groupInstanceId ?? null,
     topics: [...byTopic].map(([name, list]) => ({

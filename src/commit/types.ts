@@ -3,11 +3,9 @@ import type { TopicMetadata } from '../cluster/metadata.js';
 import type { TopicPartition } from '../cluster/partition-errors.js';
 import type { Coordinators } from '../coordinator/coordinators.js';
 
-export type { TopicPartition };
-
 /**
- * Who commits, when the commit is made by a group member: the coordinator then checks that the member still
- * belongs to the group's current generation (classic) or has the current member epoch (KIP-848).
+ * @deprecated The old shape of a member's identity; `commitOffsets` takes `ConsumerGroupMetadata`, the one
+ * member-identity type (what `consumer.groupMetadata()` returns), and still accepts this one for now.
  */
 export interface GroupMembership {
   memberId: string;

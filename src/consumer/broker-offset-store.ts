@@ -1,3 +1,4 @@
+import type { TopicPartition } from '../cluster/partition-errors.js';
 import { commitOffsets } from '../commit/offset-commit.js';
 import { fetchCommittedOffsets } from '../commit/offset-fetch.js';
 import type { CommitContext as CommitCallContext } from '../commit/types.js';
@@ -11,7 +12,6 @@ import {
   type OffsetCommit,
   type OffsetStore,
   type StoredOffset,
-  type TopicPartition,
 } from '../offsets/offset-store.js';
 
 /**
@@ -82,10 +82,7 @@ export class BrokerOffsetStore implements OffsetStore {
       })),
       {
         timeoutMs: this.options.timeoutMs,
-        member:
-          g === undefined
-            ? undefined
-            : { memberId: g.memberId, generationIdOrMemberEpoch: g.generationId, groupInstanceId: g.groupInstanceId },
+        member: g,
       },
     );
     for (const [topic, partitions] of next) known.set(topic, partitions);

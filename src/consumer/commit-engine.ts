@@ -3,7 +3,8 @@ import { isKafkaError, type KafkaError } from '../../protocol/kafka-error.js';
 import { backoffDelay, sleep } from '../cluster/backoff.js';
 import { isRetriable } from '../cluster/deadline.js';
 import { type BackwardCommit, BackwardCommitError } from '../offsets/errors.js';
-import type { GroupGeneration, OffsetCommit, OffsetStore } from '../offsets/offset-store.js';
+import type { ConsumerGroupMetadata } from '../offsets/group-metadata.js';
+import type { OffsetCommit, OffsetStore } from '../offsets/offset-store.js';
 import { CommitFailedError, PartitionNotAssignedError } from './errors.js';
 import type { CommitReason, EventSink } from './events.js';
 import type { MetricsRecorder } from './metrics.js';
@@ -37,13 +38,13 @@ export interface CommitEngineOptions {
   groupId: string | undefined;
   positions: Positions;
   /** The member's current generation / member epoch, read when each commit is sent; undefined without a group. */
-  generation(): GroupGeneration | undefined;
+  generation(): ConsumerGroupMetadata | undefined;
   /**
    * The coordinator refused a member's commit for a group reason (the member was removed, its generation or
    * epoch is stale, the group is rebalancing). `sentUnder` is the generation the commit carried: the
    * membership resets only if it still holds that generation, as Java's OffsetCommitResponseHandler does.
    */
-  onRefused(error: KafkaError, sentUnder: GroupGeneration): void;
+  onRefused(error: KafkaError, sentUnder: ConsumerGroupMetadata): void;
   metadata: string | undefined;
   /** Retries of a failed asynchronous commit before it is reported as failed. */
   retries: number;
@@ -214,7 +215,7 @@ export class CommitEngine {
       metadata: e.metadata,
     }));
     const started = performance.now();
-    let sentUnder: GroupGeneration | undefined;
+    let sentUnder: ConsumerGroupMetadata | undefined;
     try {
       // Read once, when sent: the answer is judged against the generation the commit carried.
       sentUnder = this.o.generation();
@@ -271,7 +272,7 @@ export class CommitEngine {
     offsets: { topic: string; partition: number; offset: bigint }[],
     err: unknown,
     settle: (err?: unknown) => void,
-    sentUnder: GroupGeneration | undefined,
+    sentUnder: ConsumerGroupMetadata | undefined,
   ): Promise<boolean> {
     const error = err instanceof Error ? err : new TidemarkError(String(err));
     const fenced = isKafkaError(err) && FENCED.has(err.errorName);

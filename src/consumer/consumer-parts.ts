@@ -124,15 +124,7 @@ export function buildParts(
     store,
     groupId: options.groupId,
     positions,
-    generation: () => {
-      const ctx = hooks.membership()?.commitContext();
-      if (ctx === undefined) return undefined;
-      return {
-        generationId: ctx.generationIdOrMemberEpoch,
-        memberId: ctx.memberId,
-        groupInstanceId: ctx.groupInstanceId ?? undefined,
-      };
-    },
+    generation: () => hooks.membership()?.commitContext(),
     onRefused: (error, sentUnder) => hooks.membership()?.commitRefused(error, sentUnder),
     metadata: options.commitMetadata,
     retries: options.commitRetries,

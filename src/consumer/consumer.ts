@@ -11,13 +11,13 @@ import { buildParts, type ConsumerHost, type ConsumerParts } from './consumer-pa
 
 export type { ConsumerHost };
 
+import type { ConsumerGroupMetadata } from '../offsets/group-metadata.js';
 import type { ConsumerBatch, ConsumerRecord } from './consumer-record.js';
 import { ConsumerClosedError } from './errors.js';
 import type { ConsumerEventMap } from './events.js';
 import { createGroupMembership } from './group/create-membership.js';
 import type { GroupMembership, RebalanceListener, Subscription } from './group/membership.js';
 import { groupListener, releaseUnheld } from './group-listener.js';
-import type { ConsumerGroupMetadata } from './group-metadata.js';
 import type { ConsumerMetrics, PartitionLag } from './metrics.js';
 import type { ConsumerOptions, ResolvedConsumerOptions } from './options.js';
 import type { SeekTarget } from './position-control.js';
@@ -117,7 +117,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
         memberId: step.memberId,
         kind: 'unchanged',
         partitions: step.assignment,
-        generation: step.generationIdOrMemberEpoch,
+        generation: step.generationId,
       });
     });
     const listener = groupListener({ ...this.parts.listenerContext(), groupId, user: options.listener });

@@ -43,7 +43,7 @@ export interface GroupListenerContext {
 export function groupListener(ctx: GroupListenerContext): RebalanceListener {
   const generation = () => {
     try {
-      return ctx.membership()?.commitContext().generationIdOrMemberEpoch;
+      return ctx.membership()?.commitContext().generationId;
     } catch {
       return undefined;
     }

@@ -22,7 +22,6 @@ export type {
   OffsetCommit,
   OffsetStore,
   StoredOffset,
-  TopicPartition,
 } from './offset-store.js';
 export {
   type AutoOffsetReset,

@@ -1,3 +1,4 @@
+import type { TopicPartition } from '../cluster/partition-errors.js';
 import { applyCommit, type GroupOffsets } from './commit-rules.js';
 import { OffsetStoreClosedError } from './errors.js';
 import {
@@ -7,7 +8,6 @@ import {
   type OffsetCommit,
   type OffsetStore,
   type StoredOffset,
-  type TopicPartition,
 } from './offset-store.js';
 
 /**

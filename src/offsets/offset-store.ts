@@ -1,8 +1,6 @@
 import type { TopicPartition } from '../cluster/partition-errors.js';
+import type { ConsumerGroupMetadata } from './group-metadata.js';
 import type { OutOfRangePolicy } from './range-check.js';
-
-// One TopicPartition across the API (an OffsetStore's callers already pass the cluster's).
-export type { TopicPartition };
 
 /**
  * The contract between the commit engine and wherever offsets live: the broker (OffsetCommit/OffsetFetch),
@@ -49,18 +47,17 @@ export interface StoredOffset {
   metadata?: string;
 }
 
-/** The group generation a commit belongs to; the broker store fences with it, local stores ignore it. */
-export interface GroupGeneration {
-  generationId: number;
-  memberId: string;
-  groupInstanceId?: string;
-}
+/** @deprecated The same as {@link ConsumerGroupMetadata}, the one member-identity type; this name will go. */
+export type GroupGeneration = ConsumerGroupMetadata;
 
 export interface CommitOptions {
   /** The user seeked: accept offsets below the stored ones. */
   allowBackward?: boolean;
-  /** Group membership the commit is made under (broker store); absent with manual assignment. */
-  generation?: GroupGeneration;
+  /**
+   * The member the commit is made under: the broker store fences with it, local stores ignore it. Absent with
+   * manual assignment.
+   */
+  generation?: ConsumerGroupMetadata;
 }
 
 /** topic → partition → stored offset (`undefined`: nothing stored for a partition that was asked for). */

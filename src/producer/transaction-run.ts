@@ -1,4 +1,4 @@
-import type { ConsumerGroupMetadata } from '../consumer/group-metadata.js';
+import type { ConsumerGroupMetadata } from '../offsets/group-metadata.js';
 import type { OffsetCommit } from '../offsets/offset-store.js';
 import type { RecordMetadata } from './batch.js';
 import type { ProducerRecord } from './record-input.js';

@@ -1,14 +1,8 @@
 import { TidemarkError } from '../../codecs/errors.js';
+import type { TopicPartition } from '../cluster/partition-errors.js';
 import { applyCommit, type GroupOffsets } from '../offsets/commit-rules.js';
 import { OffsetStoreClosedError } from '../offsets/errors.js';
-import type {
-  CommitOptions,
-  LoadedOffsets,
-  OffsetCommit,
-  OffsetStore,
-  StoredOffset,
-  TopicPartition,
-} from '../offsets/offset-store.js';
+import type { CommitOptions, LoadedOffsets, OffsetCommit, OffsetStore, StoredOffset } from '../offsets/offset-store.js';
 import type { Producer } from './producer.js';
 
 /**

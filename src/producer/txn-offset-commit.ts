@@ -1,9 +1,9 @@
 import { TxnOffsetCommit } from '../../protocol/apis/txn-offset-commit.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
 import type { Deadline } from '../cluster/deadline.js';
-import type { ConsumerGroupMetadata } from '../consumer/group-metadata.js';
 import type { Coordinators } from '../coordinator/coordinators.js';
 import { InvalidOffsetCommitError } from '../offsets/errors.js';
+import type { ConsumerGroupMetadata } from '../offsets/group-metadata.js';
 import type { OffsetCommit } from '../offsets/offset-store.js';
 import { LAST_CLASSIC, TRANSACTION_V2_MAX, transactionRequestVersion } from './transaction-protocol.js';
 

@@ -23,7 +23,6 @@ export {
 } from './errors.js';
 export { ConsumerGroupMembership, newMemberId } from './kip848/consumer-membership.js';
 export type {
-  CommitContext,
   GroupMembership,
   GroupMembershipOptions,
   GroupProtocol,
@@ -33,5 +32,4 @@ export type {
   RebalanceEvent,
   RebalanceListener,
   Subscription,
-  TopicPartition,
 } from './membership.js';

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { sleep } from '../../cluster/backoff.js';
 import type { TopicPartition } from '../../cluster/partition-errors.js';
+import type { ConsumerGroupMetadata } from '../../offsets/group-metadata.js';
 import {
   GroupMembershipError,
   MaxPollIntervalExceededError,
@@ -8,8 +9,6 @@ import {
   RebalanceListenerError,
 } from './errors.js';
 import type {
-  CommitContext,
-  CommittedUnder,
   GroupMembership,
   GroupProtocol,
   LeaveOptions,
@@ -61,9 +60,9 @@ export abstract class MembershipBase extends EventEmitter<MembershipEvents> impl
   abstract get state(): MembershipState;
   abstract get memberId(): string;
   abstract get generationId(): number;
-  abstract commitContext(): CommitContext;
+  abstract commitContext(): ConsumerGroupMetadata;
   abstract requestRejoin(reason: string): void;
-  abstract commitRefused(error: unknown, sentUnder: CommittedUnder): void;
+  abstract commitRefused(error: unknown, sentUnder: ConsumerGroupMetadata): void;
   /** Leaves the group (the subclass's part of leave(), run once). */
   protected abstract leaveGroup(options: LeaveOptions): Promise<void>;
   /** Begins joining; called once by start(). */
@@ -163,7 +162,7 @@ export abstract class MembershipBase extends EventEmitter<MembershipEvents> impl
     const error = new MaxPollIntervalExceededError(this.groupId, this.options.maxPollIntervalMs, lost);
     this.pollTimedOut = error;
     await this.lose(lost);
-    this.emitRebalance({ memberId, generationIdOrMemberEpoch: -1, assigned: [], revoked: [], lost });
+    this.emitRebalance({ memberId, generationId: -1, assigned: [], revoked: [], lost });
     if (this.listenerCount('error') > 0) this.emit('error', error);
   }
 

@@ -24,9 +24,8 @@
 
 import type { BackoffOptions } from '../../cluster/backoff.js';
 import type { TopicPartition } from '../../cluster/partition-errors.js';
+import type { ConsumerGroupMetadata } from '../../offsets/group-metadata.js';
 import type { BuiltInAssignorName, PartitionAssignor } from '../assignors/index.js';
-
-export type { TopicPartition };
 
 export type GroupProtocol = 'classic' | 'consumer';
 
@@ -45,31 +44,12 @@ export interface RebalanceListener {
   onLost?(partitions: TopicPartition[]): void | Promise<void>;
 }
 
-/**
- * Who commits: structurally the `member` option of `commitOffsets` (src/commit), plus what the commit engine may
- * want to log or check.
- */
-export interface CommitContext {
-  groupId: string;
-  memberId: string;
-  /** The classic generation id, or the KIP-848 member epoch. */
-  generationIdOrMemberEpoch: number;
-  groupInstanceId: string | null;
-  protocol: GroupProtocol;
-}
-
-/** The member identity a commit carried: what a refusal of it is judged against. */
-export interface CommittedUnder {
-  memberId: string;
-  /** The classic generation id, or the KIP-848 member epoch. */
-  generationId: number;
-}
-
 /** One completed step of a rebalance, as seen by this member. */
 export interface RebalanceEvent {
   protocol: GroupProtocol;
   memberId: string;
-  generationIdOrMemberEpoch: number;
+  /** The classic generation id, or the KIP-848 member epoch (as ConsumerGroupMetadata names it). */
+  generationId: number;
   /** Classic only: whether this member computed the assignment. */
   leader?: boolean;
   assigned: TopicPartition[];
@@ -116,7 +96,7 @@ export interface GroupMembership {
   /** The partitions currently owned (stable between rebalances), sorted. */
   assignment(): TopicPartition[];
   /** For commits: throws MemberNotStableError if the member is not in a stable generation, or the fatal error. */
-  commitContext(): CommitContext;
+  commitContext(): ConsumerGroupMetadata;
   /**
    * The application came back for records (max poll interval). Throws, once each, what the application must
    * hear of: MaxPollIntervalExceededError (the member had left; this call starts the rejoin), a
@@ -133,7 +113,7 @@ export interface GroupMembership {
    * says nothing final about the member, so it heartbeats at once and the coordinator's answer decides
    * (fenced: lost and rejoin; a new epoch: go on).
    */
-  commitRefused(error: unknown, sentUnder: CommittedUnder): void;
+  commitRefused(error: unknown, sentUnder: ConsumerGroupMetadata): void;
   /** Changes what the member subscribes to; the group rebalances for it. */
   subscribe(subscription: Subscription): void;
   /**

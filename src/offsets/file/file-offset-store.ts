@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import type { TopicPartition } from '../../cluster/partition-errors.js';
 import { applyCommit } from '../commit-rules.js';
 import { CorruptOffsetFileError, type LockHolder, OffsetStoreClosedError } from '../errors.js';
 import {
@@ -8,7 +9,6 @@ import {
   type OffsetCommit,
   type OffsetStore,
   type StoredOffset,
-  type TopicPartition,
 } from '../offset-store.js';
 import type { OutOfRangePolicy } from '../range-check.js';
 import { AtomicWriteError, removeLeftoverTemps, type WriteFaults, writeFileAtomic } from './atomic-write.js';

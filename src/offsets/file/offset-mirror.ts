@@ -1,4 +1,5 @@
-import type { CommitOptions, GroupGeneration, OffsetCommit, OffsetStore } from '../offset-store.js';
+import type { ConsumerGroupMetadata } from '../group-metadata.js';
+import type { CommitOptions, OffsetCommit, OffsetStore } from '../offset-store.js';
 
 /** A mirrored commit that did not reach the mirror; the local file is unaffected (it was written first). */
 export interface MirrorFailure {
@@ -12,7 +13,7 @@ interface PendingMirror {
   /** topic\0partition → the latest commit of that partition, in file-commit order. */
   offsets: Map<string, OffsetCommit>;
   allowBackward: boolean;
-  generation: GroupGeneration | undefined;
+  generation: ConsumerGroupMetadata | undefined;
 }
 
 /**

@@ -16,7 +16,7 @@ import { Consumer } from '../../../src/consumer/consumer.js';
 import { CommitFailedError } from '../../../src/consumer/errors.js';
 import type { CommitEvent, CommitFailedEvent, RebalanceEvent } from '../../../src/consumer/events.js';
 import type { GroupProtocol } from '../../../src/consumer/group/membership.js';
-import type { ConsumerGroupMetadata } from '../../../src/consumer/group-metadata.js';
+import type { ConsumerGroupMetadata } from '../../../src/offsets/group-metadata.js';
 import { until } from '../faults/fault-kit.js';
 import {
   bumpConsumerMemberEpoch,

@@ -10,8 +10,8 @@ import { SyncGroup } from '../../../protocol/apis/sync-group.js';
 import type { Client } from '../../../src/client.js';
 import { Deadline } from '../../../src/cluster/deadline.js';
 import { encodeAssignment, encodeSubscription } from '../../../src/consumer/group/classic/consumer-protocol-codec.js';
-import type { ConsumerGroupMetadata } from '../../../src/consumer/group-metadata.js';
 import type { Connection } from '../../../src/network/connection.js';
+import type { ConsumerGroupMetadata } from '../../../src/offsets/group-metadata.js';
 
 function onCoordinator<T>(client: Client, groupId: string, request: (c: Connection) => Promise<T>): Promise<T> {
   return client.coordinators.call('group', groupId, Deadline.of('impersonation', {}, 15_000), request);

@@ -149,11 +149,11 @@ export function livenessSuite(): void {
         requestTimeoutMs: 10_000,
       };
       const context = member.membership.commitContext();
-      expect(context.protocol).toBe(target.protocol);
-      expect(context.generationIdOrMemberEpoch).toBeGreaterThan(0);
+      expect(member.membership.protocol).toBe(target.protocol);
+      expect(context.generationId).toBeGreaterThan(0);
       await commitOffsets(ctx, group, [{ topic, partition: 0, offset: 0n }], { member: context });
 
-      const stale = { ...context, generationIdOrMemberEpoch: context.generationIdOrMemberEpoch + 10 };
+      const stale = { ...context, generationId: context.generationId + 10 };
       await expect(
         commitOffsets(ctx, group, [{ topic, partition: 0, offset: 0n }], { member: stale }),
       ).rejects.toMatchObject({

@@ -21,7 +21,7 @@ membership.on('rebalance', (e) =>
   print({
     event: 'rebalance',
     partitions: e.assignment.map((p) => p.partition),
-    generation: e.generationIdOrMemberEpoch,
+    generation: e.generationId,
     memberId: e.memberId,
   }),
 );

@@ -68,7 +68,7 @@ export class TidemarkMember implements TrackedMember {
   }
 
   generation(): number {
-    return this.events.at(-1)?.generationIdOrMemberEpoch ?? -1;
+    return this.events.at(-1)?.generationId ?? -1;
   }
 
   isStable(): boolean {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client.js';
 import { BrokerOffsetStore } from '../../../src/consumer/broker-offset-store.js';
 import { Consumer } from '../../../src/consumer/consumer.js';
-import type { ConsumerGroupMetadata } from '../../../src/consumer/group-metadata.js';
+import type { ConsumerGroupMetadata } from '../../../src/offsets/group-metadata.js';
 import { TransactionAbortableError } from '../../../src/producer/transaction-errors.js';
 import { TransactionalOffsetStore } from '../../../src/producer/transactional-offset-store.js';
 import { uniqueTopicName } from '../../harness/context.js';

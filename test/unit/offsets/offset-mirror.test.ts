@@ -49,8 +49,8 @@ describe('FileOffsetStore mirrorTo', () => {
   it('one call in flight per group; later commits are merged and sent after it, so older never overwrites newer', async () => {
     const mirror = new GatedStore();
     const store = new FileOffsetStore({ dir: tempDir(), mirrorTo: mirror, fsync: false });
-    const generation = { generationId: 3, memberId: 'm' };
-    await store.commit('g', [at('t', 0, 10)], { generation: { generationId: 2, memberId: 'm' } });
+    const generation = { groupId: 'g', generationId: 3, memberId: 'm', groupInstanceId: null };
+    await store.commit('g', [at('t', 0, 10)], { generation: { ...generation, generationId: 2 } });
     await store.commit('g', [at('t', 0, 20), at('t', 1, 7)], { generation });
     await store.commit('g', [at('t', 0, 30)], { generation });
     expect(mirror.calls).toHaveLength(1); // 20 and 30 wait behind the call carrying 10

@@ -145,7 +145,7 @@ describe('TransactionalOffsetStore', () => {
     const { producer, store } = storeWith(state);
     await store.load('g', [tp]);
     expect(state.value).toBe('inTransaction');
-    const generation = { generationId: 4, memberId: 'm-1', groupInstanceId: 'i-1' };
+    const generation = { groupId: 'g', generationId: 4, memberId: 'm-1', groupInstanceId: 'i-1' };
     await store.commit('g', [{ ...tp, offset: 10n }], { generation });
     expect(producer.sendOffsetsToTransaction).toHaveBeenCalledWith([{ ...tp, offset: 10n }], {
       groupId: 'g',

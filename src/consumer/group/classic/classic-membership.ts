@@ -1,11 +1,12 @@
 import { backoffDelay } from '../../../cluster/backoff.js';
 import { groupByTopic } from '../../../cluster/group-by.js';
 import type { TopicPartition } from '../../../cluster/partition-errors.js';
+import type { ConsumerGroupMetadata } from '../../../offsets/group-metadata.js';
 import type { RebalanceProtocol } from '../../assignors/assignor.js';
 import type { GroupTransport } from '../coordinator-link.js';
 import { MemberNotStableError } from '../errors.js';
 import { HeartbeatTimer } from '../heartbeat-timer.js';
-import type { CommitContext, CommittedUnder, LeaveOptions, MembershipState } from '../membership.js';
+import type { LeaveOptions, MembershipState } from '../membership.js';
 import { MembershipBase } from '../membership-base.js';
 import type { ResolvedOptions } from '../options.js';
 import { type Recovery, recoveryFor } from '../recovery.js';
@@ -71,7 +72,7 @@ export class ClassicMembership extends MembershipBase {
     return this.everJoined && this.generation.memberId !== '' ? 'rebalancing' : 'joining';
   }
 
-  commitContext(): CommitContext {
+  commitContext(): ConsumerGroupMetadata {
     this.throwIfDone();
     if (this.phase !== 'stable' || this.generation.generationId < 0) {
       throw new MemberNotStableError(this.groupId, this.state);
@@ -79,9 +80,8 @@ export class ClassicMembership extends MembershipBase {
     return {
       groupId: this.groupId,
       memberId: this.generation.memberId,
-      generationIdOrMemberEpoch: this.generation.generationId,
+      generationId: this.generation.generationId,
       groupInstanceId: this.options.groupInstanceId,
-      protocol: 'classic',
     };
   }
 
@@ -97,7 +97,7 @@ export class ClassicMembership extends MembershipBase {
    * rejoin, but only while the member still holds the generation the commit was sent under: a member that has
    * rejoined since keeps its new generation. FENCED_INSTANCE_ID under the current generation ends the member.
    */
-  commitRefused(error: unknown, sentUnder: CommittedUnder): void {
+  commitRefused(error: unknown, sentUnder: ConsumerGroupMetadata): void {
     if (this.lifecycle !== 'active') return;
     const recovery = recoveryFor(error, this.groupId, this.options.groupInstanceId);
     if (recovery.kind === 'retry') {
@@ -249,7 +249,7 @@ export class ClassicMembership extends MembershipBase {
     await this.assign(added);
     this.emitRebalance({
       memberId: generation.memberId,
-      generationIdOrMemberEpoch: generation.generationId,
+      generationId: generation.generationId,
       leader: result.leader,
       assigned: added,
       revoked: [...revokedBefore, ...revoked],

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { backoffDelay } from '../../../cluster/backoff.js';
+import type { ConsumerGroupMetadata } from '../../../offsets/group-metadata.js';
 import type { GroupTransport } from '../coordinator-link.js';
 import { MemberNotStableError } from '../errors.js';
 import { HeartbeatTimer } from '../heartbeat-timer.js';
-import type { CommitContext, CommittedUnder, LeaveOptions, MembershipState } from '../membership.js';
+import type { LeaveOptions, MembershipState } from '../membership.js';
 import { MembershipBase } from '../membership-base.js';
 import type { ResolvedOptions } from '../options.js';
 import { SubscriptionResolver, sameTopics } from '../subscription-resolver.js';
@@ -65,15 +66,14 @@ export class ConsumerGroupMembership extends MembershipBase {
     return this.reconciledTarget === undefined ? 'joining' : 'rebalancing';
   }
 
-  commitContext(): CommitContext {
+  commitContext(): ConsumerGroupMetadata {
     this.throwIfDone();
     if (this.phase !== 'member' || this.memberEpoch <= 0) throw new MemberNotStableError(this.groupId, this.state);
     return {
       groupId: this.groupId,
       memberId: this.id,
-      generationIdOrMemberEpoch: this.memberEpoch,
+      generationId: this.memberEpoch,
       groupInstanceId: this.options.groupInstanceId,
-      protocol: 'consumer',
     };
   }
 
@@ -89,7 +89,7 @@ export class ConsumerGroupMembership extends MembershipBase {
    * removed (FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID: the partitions are lost and it rejoins at epoch 0) or
    * a newer epoch (STALE_MEMBER_EPOCH: the commit engine sends the commit again under it).
    */
-  commitRefused(_error: unknown, _sentUnder: CommittedUnder): void {
+  commitRefused(_error: unknown, _sentUnder: ConsumerGroupMetadata): void {
     if (this.lifecycle !== 'active') return;
     this.heartbeat.now();
   }
@@ -188,8 +188,7 @@ export class ConsumerGroupMembership extends MembershipBase {
     this.target = undefined;
     this.reconciledTarget = undefined;
     await this.lose(lost);
-    if (lost.length > 0)
-      this.emitRebalance({ memberId: this.id, generationIdOrMemberEpoch: 0, assigned: [], revoked: [], lost });
+    if (lost.length > 0) this.emitRebalance({ memberId: this.id, generationId: 0, assigned: [], revoked: [], lost });
     if (this.done) return;
     this.phase = 'joining';
     this.beats.reset();
@@ -222,7 +221,7 @@ export class ConsumerGroupMembership extends MembershipBase {
       this.reportedTarget = target;
       this.emitRebalance({
         memberId: this.id,
-        generationIdOrMemberEpoch: this.memberEpoch,
+        generationId: this.memberEpoch,
         assigned: added,
         revoked: plan.revoked,
         lost: [],

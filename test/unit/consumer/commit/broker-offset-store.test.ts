@@ -65,7 +65,7 @@ describe('BrokerOffsetStore', () => {
   it('commits through OffsetCommit as the group member, and loads through OffsetFetch', async () => {
     const { store, node } = setUp();
     await store.commit('g', [{ topic: 't', partition: 0, offset: 12n, leaderEpoch: 4 }], {
-      generation: { generationId: 7, memberId: 'member-1', groupInstanceId: 'static-1' },
+      generation: { groupId: 'g', generationId: 7, memberId: 'member-1', groupInstanceId: 'static-1' },
     });
     const commit = node(1).calls.find((c) => c.api === 'OffsetCommit')!;
     expect(commit.body).toMatchObject({

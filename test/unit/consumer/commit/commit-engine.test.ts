@@ -8,13 +8,9 @@ import type { CommitEvent, CommitRetryEvent, ConsumerEventMap } from '../../../.
 import { MetricsRecorder } from '../../../../src/consumer/metrics.js';
 import { Positions } from '../../../../src/consumer/positions.js';
 import { BackwardCommitError } from '../../../../src/offsets/errors.js';
+import type { ConsumerGroupMetadata } from '../../../../src/offsets/group-metadata.js';
 import { MemoryOffsetStore } from '../../../../src/offsets/memory-offset-store.js';
-import type {
-  CommitOptions,
-  GroupGeneration,
-  OffsetCommit,
-  OffsetStore,
-} from '../../../../src/offsets/offset-store.js';
+import type { CommitOptions, OffsetCommit, OffsetStore } from '../../../../src/offsets/offset-store.js';
 
 /** A memory store that records each call and can be told to fail the next ones. */
 class ScriptedStore extends MemoryOffsetStore {
@@ -35,8 +31,8 @@ class ScriptedStore extends MemoryOffsetStore {
 function setUp(store: OffsetStore = new ScriptedStore(), generation = 3) {
   const positions = new Positions();
   const events: { name: keyof ConsumerEventMap; payload: unknown }[] = [];
-  const fenced: { error: KafkaError; sentUnder: GroupGeneration }[] = [];
-  const member = { generationId: generation, memberId: 'm' };
+  const fenced: { error: KafkaError; sentUnder: ConsumerGroupMetadata }[] = [];
+  const member = { groupId: 'g', generationId: generation, memberId: 'm', groupInstanceId: null };
   const engine = new CommitEngine({
     store,
     groupId: 'g',
@@ -64,7 +60,10 @@ describe('CommitEngine', () => {
     await engine.commit(engine.processedOffsets(), 'manual', { wait: true });
     expect(store.calls[0]).toEqual({
       offsets: [{ topic: 't', partition: 0, offset: 10n, leaderEpoch: 2, metadata: undefined }],
-      options: { allowBackward: false, generation: { generationId: 3, memberId: 'm' } },
+      options: {
+        allowBackward: false,
+        generation: { groupId: 'g', generationId: 3, memberId: 'm', groupInstanceId: null },
+      },
     });
     expect(p0.committed).toBe(10n);
     expect(engine.processedOffsets()).toEqual([]);
@@ -183,7 +182,7 @@ describe('CommitEngine', () => {
     await expect(done).rejects.toBeInstanceOf(CommitFailedError);
     expect(fenced).toHaveLength(1);
     expect(fenced[0].error.errorName).toBe('UNKNOWN_MEMBER_ID');
-    expect(fenced[0].sentUnder).toEqual({ generationId: 3, memberId: 'm' });
+    expect(fenced[0].sentUnder).toEqual({ groupId: 'g', generationId: 3, memberId: 'm', groupInstanceId: null });
   });
 
   it('STALE_MEMBER_EPOCH (KIP-848): the member is told; a revoke commit goes again under the newer epoch', async () => {

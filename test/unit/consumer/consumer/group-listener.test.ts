@@ -32,9 +32,8 @@ function setUp(user: RebalanceListener = {}, revokeTimeoutMs = 5_000) {
     commitContext: () => ({
       groupId: 'g',
       memberId: 'm-1',
-      generationIdOrMemberEpoch: 5,
+      generationId: 5,
       groupInstanceId: null,
-      protocol: 'classic',
     }),
     notePoll: () => {},
     requestRejoin: () => {},
@@ -92,7 +91,7 @@ describe('the rebalance listener wrapper', () => {
       {
         offsets: [expect.objectContaining({ topic: 't', partition: batch.partition, offset: batch.nextOffset })],
         options: expect.objectContaining({
-          generation: { generationId: 5, memberId: 'm-1', groupInstanceId: undefined },
+          generation: { groupId: 'g', generationId: 5, memberId: 'm-1', groupInstanceId: null },
         }),
       },
     ]);

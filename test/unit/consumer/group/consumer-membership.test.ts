@@ -78,7 +78,7 @@ describe('ConsumerGroupMembership (KIP-848)', () => {
       serverAssignor: null,
       topicPartitions: [{ topicId: ID, partitions: [0, 1] }],
     });
-    expect(membership.commitContext()).toMatchObject({ memberId: join.memberId, generationIdOrMemberEpoch: 1 });
+    expect(membership.commitContext()).toMatchObject({ memberId: join.memberId, generationId: 1 });
   });
 
   it('revokes what the new target leaves out before taking what it adds, and reports the result', async () => {
@@ -178,6 +178,6 @@ describe('ConsumerGroupMembership (KIP-848)', () => {
     expect(() => membership.commitContext()).toThrow(MemberNotStableError);
     release();
     await started;
-    expect(membership.commitContext().generationIdOrMemberEpoch).toBe(1);
+    expect(membership.commitContext().generationId).toBe(1);
   });
 });
