@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partitionForKey } from '../../../src/producer/murmur2.js';
 import { RUNTIMES } from '../runtimes/runtimes.js';
 import { CJS_PROGRAM, ESM_PROGRAM, KAFKAJS_CJS_PROGRAM, TS_CJS_PROGRAM, TS_ESM_PROGRAM, tsconfig } from './programs.js';
+import { SUBPATHS_CJS_PROGRAM, SUBPATHS_ESM_PROGRAM } from './subpath-programs.js';
 
 const execFileAsync = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -44,6 +45,13 @@ interface PackResult {
   files: { path: string }[];
 }
 
+/**
+ * The optional peers, installed in the scratch project as an application that uses tidemark/opentelemetry and
+ * tidemark/prometheus would (at the repository's versions), and what they bring with them.
+ */
+const PEERS = { '@opentelemetry/api': '1.9.0', 'prom-client': '15.1.3' };
+const PEER_INSTALL = [...Object.keys(PEERS), 'tdigest', 'bintrees'];
+
 let scratch: string;
 let elsewhere: string;
 let pack: PackResult;
@@ -66,7 +74,7 @@ async function run(command: string, args: string[], cwd: string): Promise<{ stdo
  */
 function scratchLockfile(tarball: string): string {
   const packages: Record<string, unknown> = {
-    '': { name: 'scratch', dependencies: { tidemark: `file:${tarball}` } },
+    '': { name: 'scratch', dependencies: { tidemark: `file:${tarball}`, ...PEERS } },
     'node_modules/tidemark': {
       version: repoPackage.version,
       resolved: `file:${tarball}`,
@@ -74,11 +82,12 @@ function scratchLockfile(tarball: string): string {
       bin: { tidemark: 'bin/tidemark.js' },
     },
   };
-  for (const name of Object.keys(repoPackage.dependencies)) {
+  for (const name of [...Object.keys(repoPackage.dependencies), ...PEER_INSTALL]) {
     const { dev: _dev, ...entry } = repoLock.packages[`node_modules/${name}`];
+    const file = name.split('/').at(-1);
     packages[`node_modules/${name}`] = {
       ...entry,
-      resolved: `https://registry.npmjs.org/${name}/-/${name}-${entry.version}.tgz`,
+      resolved: `https://registry.npmjs.org/${name}/-/${file}-${entry.version}.tgz`,
     };
   }
   return JSON.stringify({ name: 'scratch', lockfileVersion: 3, requires: true, packages }, null, 2);
@@ -96,7 +105,7 @@ beforeAll(async () => {
   );
   await writeFile(
     path.join(scratch, 'package.json'),
-    JSON.stringify({ name: 'scratch', private: true, dependencies: { tidemark: `file:${pack.filename}` } }),
+    JSON.stringify({ name: 'scratch', private: true, dependencies: { tidemark: `file:${pack.filename}`, ...PEERS } }),
   );
   await writeFile(path.join(scratch, 'package-lock.json'), scratchLockfile(pack.filename));
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund'], scratch);
@@ -180,6 +189,33 @@ describe('the npm package', () => {
     });
     expect(stderr).toBe('');
   });
+
+  it.each(nodes)(
+    'tidemark/opentelemetry and tidemark/prometheus load by import and require (Node $version)',
+    async ({ binary }) => {
+      await writeFile(path.join(scratch, 'subpaths.mjs'), SUBPATHS_ESM_PROGRAM);
+      await writeFile(path.join(scratch, 'subpaths.cjs'), SUBPATHS_CJS_PROGRAM);
+      for (const program of ['subpaths.mjs', 'subpaths.cjs']) {
+        const { stdout, stderr } = await run(binary, [program], scratch);
+        expect(JSON.parse(stdout), program).toEqual({
+          instrumentOpenTelemetry: 'function',
+          registerPrometheusMetrics: 'function',
+          sameChannels: true,
+          registered: true,
+        });
+        expect(stderr).toBe('');
+      }
+      const installed = JSON.parse(
+        await readFile(path.join(scratch, 'node_modules', 'tidemark', 'package.json'), 'utf8'),
+      ) as Record<string, Record<string, unknown>>;
+      // Optional peers: an application that uses neither subpath installs neither.
+      expect(installed.peerDependenciesMeta).toEqual({
+        '@opentelemetry/api': { optional: true },
+        'prom-client': { optional: true },
+      });
+      expect(Object.keys(installed.dependencies).sort()).toEqual(['crc-32', 'fzstd', 'snappyjs']);
+    },
+  );
 
   it.each(['node16', 'bundler'] as const)(
     'type-checks strict ESM and CommonJS TypeScript under %s resolution',

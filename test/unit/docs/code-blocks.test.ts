@@ -74,7 +74,14 @@ it('type-checks every ts code block in docs/*.md and README.md', async () => {
     skipLibCheck: true,
     resolveJsonModule: true,
     baseUrl: dir,
-    paths: { tidemark: [join(repoRoot, 'src/index.ts')] },
+    paths: {
+      tidemark: [join(repoRoot, 'src/index.ts')],
+      'tidemark/opentelemetry': [join(repoRoot, 'src/observability/opentelemetry.ts')],
+      'tidemark/prometheus': [join(repoRoot, 'src/observability/prometheus.ts')],
+      // The optional peers those two entry points need, as the application that uses them installs them.
+      '@opentelemetry/api': [join(repoRoot, 'node_modules/@opentelemetry/api/build/src/index.d.ts')],
+      'prom-client': [join(repoRoot, 'node_modules/prom-client/index.d.ts')],
+    },
   });
   const problems = ts
     .getPreEmitDiagnostics(program)
