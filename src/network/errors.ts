@@ -1,8 +1,5 @@
 import { ProtocolError, TidemarkError } from '../../codecs/errors.js';
 
-/** ConfigError lives in src/options (below this layer); re-exported for code written against its old home. */
-export { ConfigError } from '../options/config-error.js';
-
 /** Where a connection goes: `host:port`, plus the broker's node id once metadata has named it. */
 export interface BrokerAddress {
   host: string;

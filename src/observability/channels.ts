@@ -118,9 +118,19 @@ export const TRACING_CHANNELS: {
 };
 
 /**
- * Whether anyone subscribes to `channel`. A runtime whose TracingChannel has no `hasSubscribers` (it came in
- * Node 20.13) counts as observed: publishing to nobody is only slower, never wrong.
+ * Whether anyone subscribes to `channel`. TracingChannel's own `hasSubscribers` came in Node 20.13 and Bun 1.4
+ * lacks it, so without it the five channels it is made of are asked, each of which has had `hasSubscribers`
+ * since Node 15.1 and on Bun and Deno: an unobserved client builds nothing there either.
  */
 export function traced(channel: TracingChannel<unknown, object>): boolean {
-  return (channel as { hasSubscribers?: boolean }).hasSubscribers ?? true;
+  const own = (channel as { hasSubscribers?: boolean }).hasSubscribers;
+  if (own !== undefined) return own;
+  const { start, end, asyncStart, asyncEnd, error } = channel;
+  return (
+    start.hasSubscribers ||
+    end.hasSubscribers ||
+    asyncStart.hasSubscribers ||
+    asyncEnd.hasSubscribers ||
+    error.hasSubscribers
+  );
 }

@@ -13,7 +13,9 @@
  * - test/unit/network: sockets (node:net), TLS (node:tls) with certificates made by openssl, SASL, framing;
  * - test/unit/offsets: the file offset store (fsync of files and directories, rename, hard links, the lock
  *   file, a SIGKILLed writer process);
- * - test/unit/consumer/fetch and test/unit/consumer/commit: record batches through the fetch path, commits.
+ * - test/unit/consumer/fetch and test/unit/consumer/commit: record batches through the fetch path, commits;
+ * - test/unit/observability: the tracing channels (Bun's TracingChannel has no `hasSubscribers` of its own:
+ *   traced() asks its five channels), the logger, the Prometheus collector.
  * diagnostics_channel and the broker round trip run on both in test/integration/runtimes/smoke.test.ts.
  *
  * What the whole unit suite and the smoke test found, fixed in the library (each fix has a unit test run everywhere):
@@ -35,6 +37,7 @@ const RUNTIME_UNIT_DIRS = [
   'test/unit/offsets',
   'test/unit/consumer/fetch',
   'test/unit/consumer/commit',
+  'test/unit/observability',
 ];
 
 describe.each(RUNTIMES.map((r) => [r.name, r] as const))('%s', (_name, runtime) => {

@@ -4,7 +4,7 @@
  * and never the application's object.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { TRACING_CHANNELS } from '../../../src/observability/channels.js';
+import { TRACING_CHANNELS, traced } from '../../../src/observability/channels.js';
 import { batchDelivered, batchDone, batchRequested } from '../../../src/observability/consumer-batch.js';
 import { traceSend } from '../../../src/observability/producer-send.js';
 import { requestObserved } from '../../../src/observability/requests.js';
@@ -29,7 +29,7 @@ const result = { topic: 't', partition: 0, offset: 5n, timestamp: 0 };
 
 describe('with nobody subscribed', () => {
   it('builds nothing', async () => {
-    expect(TRACING_CHANNELS.request.hasSubscribers).toBe(false);
+    expect(traced(TRACING_CHANNELS.request)).toBe(false);
     expect(requestObserved(undefined)).toBe(false);
     const record = { topic: 't', value: 'v' };
     let given: unknown;

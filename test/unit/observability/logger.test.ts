@@ -1,8 +1,8 @@
 /** The one client logger: options checked (typed ConfigError), levels, JSON and text lines, a throwing logger. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client } from '../../../src/client.js';
-import { ConfigError } from '../../../src/network/errors.js';
 import { guardedLogger, jsonLine, type LogFields, textLine } from '../../../src/observability/logger.js';
+import { ConfigError } from '../../../src/options/config-error.js';
 
 afterEach(() => vi.restoreAllMocks());
 
