@@ -9,12 +9,17 @@
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { kafkaError } from '../../protocol/kafka-error.js';
 import type { ClusterMetadata, PartitionMetadata, TopicMetadata } from '../../src/cluster/metadata.js';
+import { answerConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
 import { answerFetch, type FetchHooks, type Sessions } from './apis/fetch.js';
+import { answerFindCoordinator } from './apis/find-coordinator.js';
 import { answerInitProducerId } from './apis/init-producer-id.js';
 import { answerListOffsets } from './apis/list-offsets.js';
+import { answerOffsetCommit } from './apis/offset-commit.js';
+import { answerOffsetFetch } from './apis/offset-fetch.js';
 import { answerOffsetForLeaderEpoch } from './apis/offset-for-leader-epoch.js';
 import { answerProduce, type ProduceCall, type ProduceFault } from './apis/produce.js';
 import { type ControlHook, Controls, type FakeRequest } from './control.js';
+import { FakeGroup } from './groups.js';
 import { type LogEntry, PartitionLog } from './partition-log.js';
 
 type Handler = (kafka: FakeKafka, request: FakeRequest, signal?: AbortSignal) => unknown;
@@ -26,6 +31,10 @@ const HANDLERS: Record<string, Handler> = {
   Fetch: answerFetch,
   ListOffsets: answerListOffsets,
   OffsetForLeaderEpoch: answerOffsetForLeaderEpoch,
+  FindCoordinator: answerFindCoordinator,
+  ConsumerGroupHeartbeat: answerConsumerGroupHeartbeat,
+  OffsetCommit: answerOffsetCommit,
+  OffsetFetch: answerOffsetFetch,
 };
 
 /** The versions the brokers offer (the client uses these, as it would the negotiated ones). */
@@ -36,6 +45,10 @@ const VERSIONS: Record<string, number> = {
   ListOffsets: 7,
   OffsetForLeaderEpoch: 4,
   Metadata: 12,
+  FindCoordinator: 6,
+  ConsumerGroupHeartbeat: 1,
+  OffsetCommit: 9,
+  OffsetFetch: 9,
 };
 
 export class FakeKafka {
@@ -47,6 +60,7 @@ export class FakeKafka {
   readonly fetchSessions: Sessions = new Map();
   readonly produceCalls: ProduceCall[] = [];
   readonly produceFaults = new Map<string, ProduceFault[]>();
+  readonly groups = new Map<string, FakeGroup>();
   versions: Record<string, number> = { ...VERSIONS };
   /** How long each API takes to answer (ms); a producer's requests take at least a timer tick, as on a socket. */
   readonly latencyMs: Record<string, number> = { Produce: 1, InitProducerId: 1 };
@@ -77,6 +91,13 @@ export class FakeKafka {
   /** Appends `count` records (values `v<offset>`) in batches of `perBatch`, in the current leader epoch. */
   append(topic: string, partition: number, count: number, perBatch = 10): void {
     this.partition(topic, partition).appendValues(count, perBatch);
+  }
+
+  /** A consumer group, created when first named (as a broker does). */
+  group(groupId: string): FakeGroup {
+    const group = this.groups.get(groupId) ?? new FakeGroup();
+    this.groups.set(groupId, group);
+    return group;
   }
 
   /** A partition's records, decoded, in offset order. */

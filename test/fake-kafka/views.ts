@@ -119,10 +119,16 @@ export function consumerView(kafka: FakeKafka): Cluster {
       broker: (nodeId: number) => kafka.metadata().brokers.get(nodeId),
       refresh: async () => kafka.metadata(),
     },
+    // Metadata is answered from the cluster's state directly, not over a FakeConnection (no Metadata handler yet).
+    metadata: async () => kafka.metadata(),
     partitionMetadata: async (topic: string, partition: number) => kafka.topicMetadata(topic).partitions[partition],
     connectionTo: async (nodeId: number) => connection(nodeId),
+    anyConnection: async () => connection(kafka.nodes[0]),
     noteError: () => {},
-    pool: { openDedicated: async (address: { nodeId?: number }) => connection(address.nodeId!) },
+    pool: {
+      openDedicated: async (address: { nodeId?: number }) => connection(address.nodeId!),
+      get: async (address: { nodeId?: number }) => connection(address.nodeId!),
+    },
   };
   return cluster as unknown as Cluster;
 }
