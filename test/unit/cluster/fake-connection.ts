@@ -1,3 +1,9 @@
+/**
+ * A scripted connection: each test answers requests with its own handler (real codecs both ways). It stays
+ * beside test/fake-kafka because the cluster and coordinator tests script one answer at a time (errors,
+ * moved coordinators, odd versions) rather than a cluster's state; test/fake-kafka's control() hooks could
+ * take them over once it serves Metadata and the admin APIs.
+ */
 import { Reader } from '../../../codecs/reader.js';
 import { Writer } from '../../../codecs/writer.js';
 import { requestCodec, responseCodec } from '../../../protocol/codec.js';

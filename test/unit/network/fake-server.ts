@@ -1,3 +1,8 @@
+/**
+ * A TCP server on 127.0.0.1 speaking Kafka's framing, for the network layer's unit tests (ApiVersions
+ * negotiation, framing, timeouts, closes). It stays beside test/fake-kafka because it models one connection's
+ * byte stream, not a Kafka cluster: the tests here need the socket the fake cluster deliberately leaves out.
+ */
 import { createServer, type Server, type Socket } from 'node:net';
 import { Writer } from '../../../codecs/writer.js';
 import { ApiVersions } from '../../../protocol/apis/api-versions.js';

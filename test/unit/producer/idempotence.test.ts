@@ -4,15 +4,17 @@ import { isKafkaError } from '../../../protocol/kafka-error.js';
 import { incrementSequence } from '../../../src/producer/idempotence.js';
 import type { ProducerOptions } from '../../../src/producer/options.js';
 import { Producer } from '../../../src/producer/producer.js';
-import { FakeBroker } from './fake-broker.js';
+import { initProducerIdRefused } from '../../fake-kafka/apis/init-producer-id.js';
+import { type FakeKafka, fakeKafkaWith } from '../../fake-kafka/cluster.js';
+import { producerView } from '../../fake-kafka/views.js';
 
 /**
  * The idempotent producer's sequence logic against a broker that enforces Kafka's sequence rules: what must
  * hold is that every acknowledged record is in the log exactly once, in send() order.
  */
 const producers: Producer[] = [];
-function idempotentProducer(broker: FakeBroker, options: ProducerOptions = {}): Producer {
-  const p = new Producer(broker.cluster, {
+function idempotentProducer(broker: FakeKafka, options: ProducerOptions = {}): Producer {
+  const p = new Producer(producerView(broker), {
     lingerMs: 0,
     retryBackoffMs: 1,
     retryBackoffMaxMs: 5,
@@ -38,55 +40,55 @@ async function sendSpread(p: Producer, n: number, prefix = 'v') {
   return Promise.all(sends);
 }
 
-const values = (broker: FakeBroker) => broker.values('t').map((v) => v.replace(/\.+$/, ''));
+const values = (broker: FakeKafka) => broker.values('t').map((v) => v.replace(/\.+$/, ''));
 
 describe('idempotent producer', () => {
   it('is the default with acks all: InitProducerId, then sequences counting records per partition', async () => {
-    const broker = new FakeBroker({ t: 1 });
+    const broker = fakeKafkaWith({ t: 1 });
     const p = idempotentProducer(broker, { batchSize: 16384, lingerMs: 5 });
     await Promise.all([p.send({ topic: 't', value: 'a' }), p.send({ topic: 't', value: 'b' })]);
     await p.send({ topic: 't', value: 'c' });
     expect(p.producerIdAndEpoch).toEqual({ producerId: 1000n, epoch: 0 });
-    expect(broker.calls.map((c) => c.partitions[0])).toMatchObject([
+    expect(broker.produceCalls.map((c) => c.partitions[0])).toMatchObject([
       { producerId: 1000n, epoch: 0, baseSequence: 0, count: 2 },
       { producerId: 1000n, epoch: 0, baseSequence: 2, count: 1 },
     ]);
   });
 
   it('does not duplicate a batch whose answer was lost: the resend is recognised by its sequence', async () => {
-    const broker = new FakeBroker({ t: 1 });
-    broker.inject('t', 0, { kind: 'lose-answer', append: true, as: 'timeout' });
-    broker.inject('t', 0, { kind: 'lose-answer', append: true, as: 'disconnect' });
+    const broker = fakeKafkaWith({ t: 1 });
+    broker.injectProduce('t', 0, { kind: 'lose-answer', append: true, as: 'timeout' });
+    broker.injectProduce('t', 0, { kind: 'lose-answer', append: true, as: 'disconnect' });
     const p = idempotentProducer(broker);
     const sent = (await sendSpread(p, 6)) as { offset: bigint }[];
     expect(values(broker)).toEqual(['v0', 'v1', 'v2', 'v3', 'v4', 'v5']);
     expect(sent.map((m) => m.offset)).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
     // Both lost batches were sent again with the same sequence.
-    const seqs = broker.calls.map((c) => c.partitions[0].baseSequence);
+    const seqs = broker.produceCalls.map((c) => c.partitions[0].baseSequence);
     expect(seqs.filter((s) => s === 0).length + seqs.filter((s) => s === 1).length).toBeGreaterThanOrEqual(3);
   });
 
   it('keeps send() order when an early batch fails retriably while later ones are in flight', async () => {
-    const broker = new FakeBroker({ t: 1 });
-    broker.latencyMs = 5;
+    const broker = fakeKafkaWith({ t: 1 });
+    broker.latencyMs.Produce = 5;
     const p = idempotentProducer(broker);
     await sendSpread(p, 2, 'a');
     // The broker knows the producer now: a batch behind the failed one is refused for its sequence.
-    broker.inject('t', 0, { kind: 'error', code: ErrorCode.NOT_LEADER_OR_FOLLOWER }, 1);
+    broker.injectProduce('t', 0, { kind: 'error', code: ErrorCode.NOT_LEADER_OR_FOLLOWER }, 1);
     await sendSpread(p, 12);
     expect(values(broker)).toEqual(['a0', 'a1', ...Array.from({ length: 12 }, (_, i) => `v${i}`)]);
-    expect(broker.maxInFlight).toBeGreaterThan(1);
-    const codes = broker.calls.map((c) => c.partitions[0].errorCode);
+    expect(broker.maxInFlight('Produce')).toBeGreaterThan(1);
+    const codes = broker.produceCalls.map((c) => c.partitions[0].errorCode);
     expect(codes).toContain(ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER);
     // Resent in order under the same epoch: no reset was needed.
     expect(p.producerIdAndEpoch?.epoch).toBe(0);
   });
 
   it('keeps order when the very first batch is turned away: the broker would take any first sequence', async () => {
-    const broker = new FakeBroker({ t: 1 });
-    broker.latencyMs = 5;
+    const broker = fakeKafkaWith({ t: 1 });
+    broker.latencyMs.Produce = 5;
     // A new topic whose leader is not ready for the first request, but is for the next.
-    broker.inject('t', 0, { kind: 'error', code: ErrorCode.NOT_LEADER_OR_FOLLOWER }, 1);
+    broker.injectProduce('t', 0, { kind: 'error', code: ErrorCode.NOT_LEADER_OR_FOLLOWER }, 1);
     const p = idempotentProducer(broker);
     await sendSpread(p, 6);
     expect(values(broker)).toEqual(['v0', 'v1', 'v2', 'v3', 'v4', 'v5']);
@@ -94,35 +96,35 @@ describe('idempotent producer', () => {
   });
 
   it('bumps the epoch after a batch fails for good, so the batches behind it are not stuck on the gap', async () => {
-    const broker = new FakeBroker({ t: 1 });
-    broker.latencyMs = 5;
-    broker.inject('t', 0, { kind: 'error', code: ErrorCode.INVALID_RECORD }, 1);
+    const broker = fakeKafkaWith({ t: 1 });
+    broker.latencyMs.Produce = 5;
+    broker.injectProduce('t', 0, { kind: 'error', code: ErrorCode.INVALID_RECORD }, 1);
     const p = idempotentProducer(broker);
     const results = await sendSpread(p, 8);
     expect(isKafkaError(results[0], 'INVALID_RECORD')).toBe(true);
     expect(values(broker)).toEqual(['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7']);
     expect(p.producerIdAndEpoch).toEqual({ producerId: 1000n, epoch: 1 });
-    const epochOne = broker.calls.map((c) => c.partitions[0]).filter((c) => c.epoch === 1);
+    const epochOne = broker.produceCalls.map((c) => c.partitions[0]).filter((c) => c.epoch === 1);
     expect(epochOne[0].baseSequence).toBe(0);
   });
 
   it('recovers from UNKNOWN_PRODUCER_ID (the broker lost its state) by a new epoch, delivering the batch', async () => {
-    const broker = new FakeBroker({ t: 1 });
+    const broker = fakeKafkaWith({ t: 1 });
     const p = idempotentProducer(broker);
     await sendSpread(p, 2);
-    broker.inject('t', 0, { kind: 'error', code: ErrorCode.UNKNOWN_PRODUCER_ID });
+    broker.injectProduce('t', 0, { kind: 'error', code: ErrorCode.UNKNOWN_PRODUCER_ID });
     await sendSpread(p, 2, 'w');
     expect(values(broker)).toEqual(['v0', 'v1', 'w0', 'w1']);
     expect(p.producerIdAndEpoch?.epoch).toBe(1);
   });
 
   it('resends a batch of unknown fate under its old sequence before a reset, so it is never written twice', async () => {
-    const broker = new FakeBroker({ t: 1 });
-    broker.latencyMs = 5;
+    const broker = fakeKafkaWith({ t: 1 });
+    broker.latencyMs.Produce = 5;
     // A is written but its answer lost; B likewise; A's resend is then refused for good.
-    broker.inject('t', 0, { kind: 'lose-answer', append: true });
-    broker.inject('t', 0, { kind: 'lose-answer', append: true });
-    broker.inject('t', 0, { kind: 'error', code: ErrorCode.TOPIC_AUTHORIZATION_FAILED });
+    broker.injectProduce('t', 0, { kind: 'lose-answer', append: true });
+    broker.injectProduce('t', 0, { kind: 'lose-answer', append: true });
+    broker.injectProduce('t', 0, { kind: 'error', code: ErrorCode.TOPIC_AUTHORIZATION_FAILED });
     const p = idempotentProducer(broker);
     const [a, b] = await sendSpread(p, 2);
     await sendSpread(p, 1, 'c');
@@ -134,8 +136,8 @@ describe('idempotent producer', () => {
   });
 
   it('fails every send with the typed error when the cluster refuses a producer id', async () => {
-    const broker = new FakeBroker({ t: 1 });
-    broker.initProducerIdError = ErrorCode.CLUSTER_AUTHORIZATION_FAILED;
+    const broker = fakeKafkaWith({ t: 1 });
+    broker.control('InitProducerId', () => initProducerIdRefused(ErrorCode.CLUSTER_AUTHORIZATION_FAILED));
     const p = idempotentProducer(broker);
     const err = await p.send({ topic: 't', value: 'x' }).catch((e: unknown) => e);
     expect(isKafkaError(err, 'CLUSTER_AUTHORIZATION_FAILED')).toBe(true);

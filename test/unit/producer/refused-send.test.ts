@@ -9,7 +9,9 @@ import { ErrorCode } from '../../../protocol/error-codes.js';
 import { isKafkaError } from '../../../protocol/kafka-error.js';
 import { InvalidRecordError, ProducerClosedError } from '../../../src/producer/errors.js';
 import { Producer } from '../../../src/producer/producer.js';
-import { FakeBroker } from './fake-broker.js';
+import { initProducerIdRefused } from '../../fake-kafka/apis/init-producer-id.js';
+import { fakeKafkaWith } from '../../fake-kafka/cluster.js';
+import { producerView } from '../../fake-kafka/views.js';
 
 /** Enough back-to-back refusals that a loop that never yields would outlast a 0 ms timer many times over. */
 const ATTEMPTS = 5_000;
@@ -33,7 +35,7 @@ async function resendAtOnce(send: () => Promise<unknown>): Promise<{ timerRan: b
 
 describe('a send refused without I/O', () => {
   it('after close() rejects on a later turn of the event loop', async () => {
-    const p = new Producer(new FakeBroker({ t: 1 }).cluster, { lingerMs: 0 });
+    const p = new Producer(producerView(fakeKafkaWith({ t: 1 })), { lingerMs: 0 });
     producers.push(p);
     await p.close();
     const { timerRan, errors } = await resendAtOnce(() => p.send({ topic: 't', value: 'v' }));
@@ -42,9 +44,9 @@ describe('a send refused without I/O', () => {
   });
 
   it('by a producer that failed for good rejects on a later turn of the event loop', async () => {
-    const broker = new FakeBroker({ t: 1 });
-    broker.initProducerIdError = ErrorCode.CLUSTER_AUTHORIZATION_FAILED;
-    const p = new Producer(broker.cluster, { lingerMs: 0, retryBackoffMs: 1, retryBackoffMaxMs: 5 });
+    const broker = fakeKafkaWith({ t: 1 });
+    broker.control('InitProducerId', () => initProducerIdRefused(ErrorCode.CLUSTER_AUTHORIZATION_FAILED));
+    const p = new Producer(producerView(broker), { lingerMs: 0, retryBackoffMs: 1, retryBackoffMaxMs: 5 });
     producers.push(p);
     const first = await p.send({ topic: 't', value: 'v' }).catch((e) => e);
     expect(isKafkaError(first) && first.code === ErrorCode.CLUSTER_AUTHORIZATION_FAILED).toBe(true);
@@ -54,7 +56,7 @@ describe('a send refused without I/O', () => {
   });
 
   it('for an invalid record rejects on a later turn of the event loop', async () => {
-    const p = new Producer(new FakeBroker({ t: 1 }).cluster, { lingerMs: 0 });
+    const p = new Producer(producerView(fakeKafkaWith({ t: 1 })), { lingerMs: 0 });
     producers.push(p);
     const { timerRan, errors } = await resendAtOnce(() => p.send({ topic: '', value: 'v' }));
     expect(timerRan).toBe(true);

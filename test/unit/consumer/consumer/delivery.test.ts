@@ -5,7 +5,8 @@ import { ConsumerClosedError, IteratorInUseError } from '../../../../src/consume
 import type { ConsumerOptions } from '../../../../src/consumer/options.js';
 import type { Coordinators } from '../../../../src/coordinator/coordinators.js';
 import { MemoryOffsetStore } from '../../../../src/offsets/memory-offset-store.js';
-import { FakeKafka } from '../fetch/fake-kafka.js';
+import { FakeKafka } from '../../../fake-kafka/cluster.js';
+import { consumerView } from '../../../fake-kafka/views.js';
 
 let open: Consumer[] = [];
 afterEach(async () => {
@@ -21,7 +22,7 @@ function setUp(options: ConsumerOptions = {}, records = 30) {
   kafka.append('t', 0, records, 10);
   const store = new MemoryOffsetStore();
   const consumer = new Consumer(
-    { cluster: kafka.asCluster(), coordinators: {} as Coordinators },
+    { cluster: consumerView(kafka), coordinators: {} as Coordinators },
     {
       groupId: 'g',
       offsetStore: store,

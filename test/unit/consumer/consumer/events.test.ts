@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Consumer } from '../../../../src/consumer/consumer.js';
 import { eventSink, isObserved, loggingSink } from '../../../../src/consumer/events.js';
 import type { Coordinators } from '../../../../src/coordinator/coordinators.js';
-import { FakeKafka } from '../fetch/fake-kafka.js';
+import { FakeKafka } from '../../../fake-kafka/cluster.js';
+import { consumerView } from '../../../fake-kafka/views.js';
 
 let open: Consumer[] = [];
 afterEach(async () => {
@@ -17,7 +18,7 @@ function consumerOf(records: number): { kafka: FakeKafka; consumer: Consumer } {
   kafka.createTopic('t', 1);
   kafka.append('t', 0, records, 10);
   const consumer = new Consumer(
-    { cluster: kafka.asCluster(), coordinators: {} as Coordinators },
+    { cluster: consumerView(kafka), coordinators: {} as Coordinators },
     { autoOffsetReset: 'earliest', fetchMaxWaitMs: 20, maxPartitionFetchBytes: 1 },
   );
   consumer.assign([{ topic: 't', partition: 0 }]);

@@ -6,7 +6,8 @@ import { groupListener } from '../../../../src/consumer/group-listener.js';
 import type { Coordinators } from '../../../../src/coordinator/coordinators.js';
 import { MemoryOffsetStore } from '../../../../src/offsets/memory-offset-store.js';
 import type { CommitOptions, OffsetCommit } from '../../../../src/offsets/offset-store.js';
-import { FakeKafka } from '../fetch/fake-kafka.js';
+import { FakeKafka } from '../../../fake-kafka/cluster.js';
+import { consumerView } from '../../../fake-kafka/views.js';
 
 class RecordingStore extends MemoryOffsetStore {
   readonly commits: { offsets: OffsetCommit[]; options?: CommitOptions }[] = [];
@@ -39,7 +40,7 @@ function setUp(user: RebalanceListener = {}, revokeTimeoutMs = 5_000) {
     requestRejoin: () => {},
   } as unknown as GroupMembership;
   parts = buildParts(
-    { cluster: kafka.asCluster(), coordinators: {} as Coordinators },
+    { cluster: consumerView(kafka), coordinators: {} as Coordinators },
     { groupId: 'g', offsetStore: store, autoOffsetReset: 'earliest', fetchMaxWaitMs: 10, revokeTimeoutMs },
     30_000,
     {

@@ -8,7 +8,8 @@ import type { OffsetResetEvent, TruncationEvent } from '../../../../src/consumer
 import type { ConsumerOptions } from '../../../../src/consumer/options.js';
 import type { Coordinators } from '../../../../src/coordinator/coordinators.js';
 import { OffsetOutOfRangeError } from '../../../../src/offsets/errors.js';
-import { FakeKafka } from './fake-kafka.js';
+import { FakeKafka } from '../../../fake-kafka/cluster.js';
+import { consumerView } from '../../../fake-kafka/views.js';
 
 let open: Consumer[] = [];
 afterEach(async () => {
@@ -21,7 +22,7 @@ function setUp(options: ConsumerOptions = {}) {
   kafka.createTopic('t', 1);
   kafka.append('t', 0, 10);
   const consumer = new Consumer(
-    { cluster: kafka.asCluster(), coordinators: {} as Coordinators },
+    { cluster: consumerView(kafka), coordinators: {} as Coordinators },
     { autoOffsetReset: 'earliest', fetchMaxWaitMs: 10, ...options },
   );
   open.push(consumer);
@@ -50,7 +51,7 @@ describe('fetch errors', () => {
     const { kafka, consumer, truncations } = setUp();
     await readAll(consumer, 10);
     // The log was truncated to 6 and rewritten in epoch 1.
-    kafka.hooks.partition = (_node, _t, _p, fetchOffset) =>
+    kafka.fetchHooks.partition = (_node, _t, _p, fetchOffset) =>
       fetchOffset === 10n ? { divergingEpoch: { epoch: 0, endOffset: 6n } } : undefined;
     kafka.append('t', 0, 5);
     expect(await readAll(consumer, 9)).toEqual([6n, 7n, 8n, 9n, 10n, 11n, 12n, 13n, 14n]);
@@ -68,13 +69,13 @@ describe('fetch errors', () => {
     const { kafka, consumer } = setUp({ autoOffsetReset: 'none' });
     consumer.seek({ topic: 't', partition: 0 }, 0n);
     await readAll(consumer, 10);
-    kafka.hooks.partition = () => ({ divergingEpoch: { epoch: 0, endOffset: 4n } });
+    kafka.fetchHooks.partition = () => ({ divergingEpoch: { epoch: 0, endOffset: 4n } });
     const err = await readAll(consumer, 1).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LogTruncationError);
     expect(err).toMatchObject({ divergedAt: 4n, detectedBy: 'fetch-diverging-epoch' });
     // Sticky until the application seeks.
     await expect(readAll(consumer, 1)).rejects.toBeInstanceOf(LogTruncationError);
-    kafka.hooks.partition = undefined;
+    kafka.fetchHooks.partition = undefined;
     consumer.seek({ topic: 't', partition: 0 }, 4n);
     expect(await readAll(consumer, 6)).toEqual([4n, 5n, 6n, 7n, 8n, 9n]);
   });
@@ -104,7 +105,7 @@ describe('fetch errors', () => {
 
   it('an error the application must act on (authorization) stops the partition', async () => {
     const { kafka, consumer } = setUp();
-    kafka.hooks.partition = () => ({ errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED });
+    kafka.fetchHooks.partition = () => ({ errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED });
     const err = await readAll(consumer, 1).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KafkaError);
     expect((err as KafkaError).errorName).toBe('TOPIC_AUTHORIZATION_FAILED');

@@ -5,7 +5,8 @@ import { Consumer } from '../../../../src/consumer/consumer.js';
 import type { ConsumerBatch } from '../../../../src/consumer/consumer-record.js';
 import type { ConsumerOptions } from '../../../../src/consumer/options.js';
 import type { Coordinators } from '../../../../src/coordinator/coordinators.js';
-import { FakeKafka } from './fake-kafka.js';
+import { FakeKafka } from '../../../fake-kafka/cluster.js';
+import { consumerView } from '../../../fake-kafka/views.js';
 
 let open: Consumer[] = [];
 afterEach(async () => {
@@ -15,7 +16,7 @@ afterEach(async () => {
 
 function consumerOf(kafka: FakeKafka, options: ConsumerOptions = {}): Consumer {
   const consumer = new Consumer(
-    { cluster: kafka.asCluster(), coordinators: {} as Coordinators },
+    { cluster: consumerView(kafka), coordinators: {} as Coordinators },
     { autoOffsetReset: 'earliest', fetchMaxWaitMs: 20, ...options },
   );
   open.push(consumer);
@@ -101,18 +102,18 @@ describe('the fetch loop', () => {
       kafka.append('t', 1, 10);
     };
     const consumed = async () => {
-      while (kafka.hooks.sessionError !== undefined) await sleep(5);
+      while (kafka.fetchHooks.sessionError !== undefined) await sleep(5);
     };
     more();
     const consumer = consumerOf(kafka);
     consumer.assign([0, 1].map((partition) => ({ topic: 't', partition })));
     const seen = new Set(await read(consumer, 20));
     // Each error hits an idle incremental fetch; the records written after it must still arrive, once.
-    kafka.hooks.sessionError = { node: 1, code: ErrorCode.FETCH_SESSION_ID_NOT_FOUND };
+    kafka.fetchHooks.sessionError = { node: 1, code: ErrorCode.FETCH_SESSION_ID_NOT_FOUND };
     await consumed();
     more();
     for (const r of await read(consumer, 20)) seen.add(r);
-    kafka.hooks.sessionError = { node: 1, code: ErrorCode.INVALID_FETCH_SESSION_EPOCH };
+    kafka.fetchHooks.sessionError = { node: 1, code: ErrorCode.INVALID_FETCH_SESSION_EPOCH };
     await consumed();
     more();
     for (const r of await read(consumer, 20)) seen.add(r);
@@ -146,9 +147,9 @@ describe('the fetch loop', () => {
     const kafka = new FakeKafka([1, 2]);
     kafka.createTopic('t', 1);
     kafka.append('t', 0, 30);
-    kafka.hooks.followers = new Set([2]);
+    kafka.fetchHooks.followers = new Set([2]);
     let told = false;
-    kafka.hooks.partition = (node) => {
+    kafka.fetchHooks.partition = (node) => {
       if (node === 1 && !told) {
         told = true;
         return { preferredReadReplica: 2 };
@@ -160,7 +161,7 @@ describe('the fetch loop', () => {
     await read(consumer, 10);
     expect(kafka.fetches(1)[0].body.rackId).toBe('rack-b');
     expect(kafka.fetches(2).length).toBeGreaterThan(0);
-    kafka.hooks.partition = (node) => (node === 2 ? { errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER } : undefined);
+    kafka.fetchHooks.partition = (node) => (node === 2 ? { errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER } : undefined);
     const before = kafka.fetches(1).length;
     expect(await read(consumer, 20)).toHaveLength(20);
     expect(kafka.fetches(1).length).toBeGreaterThan(before);

@@ -1,3 +1,8 @@
+/**
+ * A scripted group coordinator behind the membership's GroupTransport. It stays beside test/fake-kafka
+ * because the membership tests script the classic protocol (JoinGroup, SyncGroup, Heartbeat, LeaveGroup) and
+ * KIP-848 answers exchange by exchange, which the fake cluster does not model yet (see its README).
+ */
 import { Reader } from '../../../../codecs/reader.js';
 import { Writer } from '../../../../codecs/writer.js';
 import { requestCodec, responseCodec } from '../../../../protocol/codec.js';

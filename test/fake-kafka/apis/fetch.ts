@@ -1,6 +1,11 @@
-/** The fake broker's Fetch: partition logs served from a fetch offset, with KIP-227 sessions kept per broker. */
-import { ErrorCode } from '../../../../protocol/error-codes.js';
-import type { FakeKafka, FakePartition } from './fake-kafka.js';
+/**
+ * Fetch: partition logs served from a fetch offset up to the partition's max bytes, with KIP-227 sessions kept
+ * per broker, a short hold when there is nothing to return, and the hooks a test steers answers with.
+ */
+import { ErrorCode } from '../../../protocol/error-codes.js';
+import type { FakeKafka } from '../cluster.js';
+import type { FakeRequest } from '../control.js';
+import type { PartitionLog } from '../partition-log.js';
 
 interface Held {
   topic: string;
@@ -30,8 +35,8 @@ export interface FetchHooks {
 let nextSessionId = 1000;
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
-export async function answerFetch(kafka: FakeKafka, node: number, version: number, body: any, signal?: AbortSignal) {
-  const hooks = kafka.hooks;
+export async function answerFetch(kafka: FakeKafka, { node, version, body }: FakeRequest, signal?: AbortSignal) {
+  const hooks = kafka.fetchHooks;
   if (hooks.sessionError?.node === node && body.sessionEpoch > 0) {
     const code = hooks.sessionError.code;
     hooks.sessionError = undefined;
@@ -39,7 +44,7 @@ export async function answerFetch(kafka: FakeKafka, node: number, version: numbe
   }
   const requested = new Map<string, Held>();
   for (const t of body.topics) {
-    const topic = version >= 13 ? nameOf(kafka, t.topicId) : t.topic;
+    const topic = version >= 13 ? kafka.topicNameOf(t.topicId) : t.topic;
     for (const p of t.partitions) {
       requested.set(key(topic, p.partition), {
         topic,
@@ -54,11 +59,11 @@ export async function answerFetch(kafka: FakeKafka, node: number, version: numbe
   let full = true;
   if (version >= 7 && body.sessionEpoch !== -1) {
     if (body.sessionEpoch === 0) {
-      if (body.sessionId !== 0) kafka.sessions.delete(body.sessionId);
+      if (body.sessionId !== 0) kafka.fetchSessions.delete(body.sessionId);
       sessionId = nextSessionId++;
-      kafka.sessions.set(sessionId, { node, epoch: 1, partitions: new Map(requested) });
+      kafka.fetchSessions.set(sessionId, { node, epoch: 1, partitions: new Map(requested) });
     } else {
-      const session = kafka.sessions.get(body.sessionId);
+      const session = kafka.fetchSessions.get(body.sessionId);
       if (session === undefined || session.node !== node) {
         return { errorCode: ErrorCode.FETCH_SESSION_ID_NOT_FOUND, sessionId: 0, responses: [] };
       }
@@ -68,7 +73,7 @@ export async function answerFetch(kafka: FakeKafka, node: number, version: numbe
       session.epoch++;
       for (const [k, held] of requested) session.partitions.set(k, held);
       for (const t of body.forgottenTopicsData ?? []) {
-        const topic = version >= 13 ? nameOf(kafka, t.topicId) : t.topic;
+        const topic = version >= 13 ? kafka.topicNameOf(t.topicId) : t.topic;
         for (const p of t.partitions) session.partitions.delete(key(topic, p));
       }
       wanted = session.partitions;
@@ -76,14 +81,14 @@ export async function answerFetch(kafka: FakeKafka, node: number, version: numbe
       full = false;
     }
   } else if (version >= 7 && body.sessionId !== 0) {
-    kafka.sessions.delete(body.sessionId);
+    kafka.fetchSessions.delete(body.sessionId);
   }
 
   const byTopic = new Map<string, any[]>();
   let anyData = false;
   for (const held of wanted.values()) {
     const p = kafka.partition(held.topic, held.partition);
-    const answer = partitionAnswer(kafka, p, node, held, hooks);
+    const answer = partitionAnswer(p, node, held, hooks);
     const news =
       answer.records !== null ||
       answer.errorCode !== 0 ||
@@ -108,12 +113,12 @@ export async function answerFetch(kafka: FakeKafka, node: number, version: numbe
   };
 }
 
-function partitionAnswer(kafka: FakeKafka, p: FakePartition, node: number, held: Held, hooks: FetchHooks) {
+function partitionAnswer(p: PartitionLog, node: number, held: Held, hooks: FetchHooks) {
   const base = {
     partitionIndex: held.partition,
     errorCode: 0,
-    highWatermark: kafka.logEnd(p),
-    lastStableOffset: kafka.logEnd(p),
+    highWatermark: p.highWatermark,
+    lastStableOffset: p.lastStableOffset,
     logStartOffset: p.logStart,
     divergingEpoch: { epoch: -1, endOffset: -1n },
     abortedTransactions: null,
@@ -125,7 +130,7 @@ function partitionAnswer(kafka: FakeKafka, p: FakePartition, node: number, held:
     return { ...base, ...override, divergingEpoch: override.divergingEpoch ?? base.divergingEpoch };
   }
   if (p.leader !== node && !hooks.followers?.has(node)) return { ...base, errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER };
-  if (held.fetchOffset < p.logStart || held.fetchOffset > kafka.logEnd(p)) {
+  if (held.fetchOffset < p.logStart || held.fetchOffset > p.logEnd) {
     return { ...base, errorCode: ErrorCode.OFFSET_OUT_OF_RANGE };
   }
   const chunks: Buffer[] = [];
@@ -137,11 +142,6 @@ function partitionAnswer(kafka: FakeKafka, p: FakePartition, node: number, held:
     size += b.bytes.length;
   }
   return { ...base, records: chunks.length === 0 ? null : Buffer.concat(chunks) };
-}
-
-function nameOf(kafka: FakeKafka, topicId: string): string {
-  for (const [name, t] of kafka.topics) if (t.topicId === topicId) return name;
-  throw new Error(`fake broker: unknown topic id ${topicId}`);
 }
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,0 +1,21 @@
+/** OffsetCommit (up to v9, topics by name): stores each partition's offset in the group; no generation checks. */
+import type { FakeKafka } from '../cluster.js';
+import type { FakeRequest } from '../control.js';
+
+export function answerOffsetCommit(kafka: FakeKafka, { body }: FakeRequest) {
+  const group = kafka.group(body.groupId);
+  return {
+    throttleTimeMs: 0,
+    topics: body.topics.map((t: any) => ({
+      name: t.name,
+      partitions: t.partitions.map((p: any) => {
+        group.committed.set(`${t.name}/${p.partitionIndex}`, {
+          offset: p.committedOffset,
+          leaderEpoch: p.committedLeaderEpoch,
+          metadata: p.committedMetadata,
+        });
+        return { partitionIndex: p.partitionIndex, errorCode: 0 };
+      }),
+    })),
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * How clients reach the fake cluster: a connection per broker that runs every request and answer through
+ * tidemark's real codecs at the fake's versions (so a field a version cannot carry fails here as on the wire),
+ * and the cluster views the producer (ProducerCluster) and the consumer (Cluster) are built on.
+ */
+import { EventEmitter } from 'node:events';
+import { Reader } from '../../codecs/reader.js';
+import { Writer } from '../../codecs/writer.js';
+import { requestCodec, responseCodec } from '../../protocol/codec.js';
+import type { ApiDef } from '../../protocol/schema.js';
+import type { Cluster } from '../../src/cluster/cluster.js';
+import type { Connection } from '../../src/network/connection.js';
+import { ConnectionError } from '../../src/network/errors.js';
+import type { ProducerCluster } from '../../src/producer/cluster-view.js';
+import type { FakeKafka } from './cluster.js';
+
+/** A connection to one fake broker: real codecs both ways, abortable, closable. */
+export class FakeConnection extends EventEmitter {
+  readonly address: string;
+  private closed = false;
+
+  constructor(
+    private readonly kafka: FakeKafka,
+    readonly nodeId: number,
+  ) {
+    super();
+    this.address = `fake-${nodeId}:9092`;
+  }
+
+  /** Closed by close(), or because the cluster refuses connections (as a closed client's are). */
+  get isClosed(): boolean {
+    return this.closed || this.kafka.refuseConnections;
+  }
+
+  get isReady(): boolean {
+    return !this.isClosed;
+  }
+
+  versionFor(api: ApiDef): number {
+    const version = this.kafka.versions[api.name];
+    if (version === undefined) throw new Error(`fake kafka offers no version of ${api.name}`);
+    return version;
+  }
+
+  async request(
+    api: ApiDef,
+    body: unknown,
+    options: { version?: number; signal?: AbortSignal; expectResponse?: boolean } = {},
+  ): Promise<unknown> {
+    if (this.isClosed) throw new ConnectionError('closed', { host: 'fake', port: 9092, nodeId: this.nodeId });
+    const version = options.version ?? this.versionFor(api);
+    const w = new Writer();
+    requestCodec(api, version).encode(w, body as never);
+    const decoded = requestCodec(api, version).decode(new Reader(w.toBuffer()));
+    const answer = await this.kafka.answer(this.nodeId, api.name, version, decoded, options.signal);
+    // acks=0: the broker sends nothing back.
+    if (options.expectResponse === false) return undefined;
+    const out = new Writer();
+    responseCodec(api, version).encode(out, answer as never);
+    return responseCodec(api, version).decode(new Reader(out.toBuffer()));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.emit('close');
+  }
+
+  get asConnection(): Connection {
+    return this as unknown as Connection;
+  }
+}
+
+export type FakeProducerCluster = ProducerCluster & { noted: { err: unknown; topic?: string }[] };
+const producerViews = new WeakMap<FakeKafka, FakeProducerCluster>();
+
+/**
+ * The producer's view (one per cluster, so producers share it): one connection per broker; `noted` collects
+ * what the producers told the metadata cache.
+ */
+export function producerView(kafka: FakeKafka): FakeProducerCluster {
+  const view = producerViews.get(kafka) ?? newProducerView(kafka);
+  producerViews.set(kafka, view);
+  return view;
+}
+
+function newProducerView(kafka: FakeKafka): FakeProducerCluster {
+  const connections = new Map<number, FakeConnection>();
+  const connectionTo = async (nodeId: number) => {
+    if (kafka.refuseConnections) {
+      throw new ConnectionError('the client is closed', undefined, { retriable: false });
+    }
+    const connection = connections.get(nodeId) ?? new FakeConnection(kafka, nodeId);
+    connections.set(nodeId, connection);
+    return connection.asConnection;
+  };
+  const noted: { err: unknown; topic?: string }[] = [];
+  return {
+    noted,
+    topicMetadata: async (topic) => kafka.topicMetadata(topic),
+    connectionTo,
+    anyConnection: () => connectionTo(kafka.nodes[0]),
+    noteError: (err, topic) => {
+      noted.push({ err, topic });
+    },
+  };
+}
+
+/** The cluster as the Consumer sees it (metadata cache, leader lookups, dedicated connections). */
+export function consumerView(kafka: FakeKafka): Cluster {
+  const connection = (nodeId: number) => new FakeConnection(kafka, nodeId).asConnection;
+  const cluster = {
+    isClosed: false,
+    metadataCache: {
+      get metadata() {
+        return kafka.metadata();
+      },
+      topic: async (name: string) => kafka.topicMetadata(name),
+      invalidate: () => {},
+      broker: (nodeId: number) => kafka.metadata().brokers.get(nodeId),
+      refresh: async () => kafka.metadata(),
+    },
+    // Metadata is answered from the cluster's state directly, not over a FakeConnection (no Metadata handler yet).
+    metadata: async () => kafka.metadata(),
+    partitionMetadata: async (topic: string, partition: number) => kafka.topicMetadata(topic).partitions[partition],
+    connectionTo: async (nodeId: number) => connection(nodeId),
+    anyConnection: async () => connection(kafka.nodes[0]),
+    noteError: () => {},
+    pool: {
+      openDedicated: async (address: { nodeId?: number }) => connection(address.nodeId!),
+      get: async (address: { nodeId?: number }) => connection(address.nodeId!),
+    },
+  };
+  return cluster as unknown as Cluster;
+}
