@@ -40,7 +40,8 @@ const RUNTIME_UNIT_DIRS = [
   'test/unit/observability',
 ];
 
-describe.each(RUNTIMES.map((r) => [r.name, r] as const))('%s', (_name, runtime) => {
+// Bun and Deno at once: each vitest run waits on its own workers' start-up as much as on the CPU.
+describe.concurrent.each(RUNTIMES.map((r) => [r.name, r] as const))('%s', (_name, runtime) => {
   // The binaries are linux-x64 builds (the platform CI runs on); elsewhere npm installs neither.
   it.skipIf(runtime.binary === undefined)(
     `${runtime.name} ${runtime.version}: the runtime-sensitive unit tests pass under vitest`,
