@@ -14,24 +14,23 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
-import { RequestTimeoutError } from '../index.js';
+import { type RequestContext, RequestTimeoutError } from '../index.js';
 
-/** The fields of the core's request context the events need (`tidemark:request`). */
-export interface TracedRequest {
-  address: string;
-  clientId: string | null;
-  apiName: string;
-  apiKey: number;
-  version: number;
-  correlationId: number;
-  responseBytes: number;
-  /** `performance.now()` at hand-over. */
-  startedAt: number;
-  durationMs: number;
-  /** The decoded response (set on success). */
-  result?: unknown;
-  error?: unknown;
-}
+/** The fields of the core's request context (`tidemark:request`) the events read. */
+export type TracedRequest = Pick<
+  RequestContext,
+  | 'address'
+  | 'clientId'
+  | 'apiName'
+  | 'apiKey'
+  | 'version'
+  | 'correlationId'
+  | 'responseBytes'
+  | 'startedAt'
+  | 'durationMs'
+  | 'result'
+  | 'error'
+>;
 
 /** Where a facade object's requests are reported. */
 export interface RequestOrigin {
