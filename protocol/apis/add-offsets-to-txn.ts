@@ -10,12 +10,22 @@ export const AddOffsetsToTxn = defineApi({
   versions: '0-4',
   flexible: '3+',
   request: [
-    field('transactionalId', 'string', '0+'),
-    field('producerId', 'int64', '0+'),
-    field('producerEpoch', 'int16', '0+'),
-    field('groupId', 'string', '0+'),
+    field('transactionalId', 'string', '0+', {
+      doc: "Transactional id of the producer whose transaction takes the group's offsets.",
+    }),
+    field('producerId', 'int64', '0+', { doc: 'Producer id from InitProducerId.' }),
+    field('producerEpoch', 'int16', '0+', { doc: 'Producer epoch from InitProducerId; an older epoch is fenced.' }),
+    field('groupId', 'string', '0+', {
+      doc: 'Consumer group whose offset commits join the transaction (its __consumer_offsets partition is added).',
+    }),
   ],
-  response: [field('throttleTimeMs', 'int32', '0+', { ignorable: true }), field('errorCode', 'int16', '0+')],
+  response: [
+    field('throttleTimeMs', 'int32', '0+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+      ignorable: true,
+    }),
+    field('errorCode', 'int16', '0+', { doc: 'Error; 0 for none.' }),
+  ],
 });
 
 export type AddOffsetsToTxnRequest = RequestOf<typeof AddOffsetsToTxn>;

@@ -8,17 +8,23 @@ import { array, defineApi, field, type RequestInput, type RequestOf, type Respon
  * many transactions at once (KIP-890 part 1); a client never sends it. Same versions on Kafka 3.9 and 4.x.
  */
 const topic = (name: string, versions: '0+' | '4+') =>
-  structs(name, [field('name', 'string', versions), field('partitions', array('int32'), versions)]);
+  structs(name, [
+    field('name', 'string', versions, { doc: 'Topic name.' }),
+    field('partitions', array('int32'), versions, { doc: 'Partition indexes of the topic to add to the transaction.' }),
+  ]);
 
 const topicResult = structs('AddPartitionsToTxnTopicResult', [
-  field('name', 'string', '0+'),
+  field('name', 'string', '0+', { doc: 'Topic name.' }),
   field(
     'resultsByPartition',
     structs('AddPartitionsToTxnPartitionResult', [
-      field('partitionIndex', 'int32', '0+'),
-      field('partitionErrorCode', 'int16', '0+'),
+      field('partitionIndex', 'int32', '0+', { doc: 'Partition index within the topic.' }),
+      field('partitionErrorCode', 'int16', '0+', {
+        doc: 'Error for this partition; 0 if it is now in the transaction.',
+      }),
     ]),
     '0+',
+    { doc: 'Outcome for each partition of the topic.' },
   ),
 ]);
 
@@ -31,32 +37,51 @@ export const AddPartitionsToTxn = defineApi({
     field(
       'transactions',
       structs('AddPartitionsToTxnTransaction', [
-        field('transactionalId', 'string', '4+'),
-        field('producerId', 'int64', '4+'),
-        field('producerEpoch', 'int16', '4+'),
+        field('transactionalId', 'string', '4+', { doc: 'Transactional id of this transaction.' }),
+        field('producerId', 'int64', '4+', { doc: 'Producer id of this transaction.' }),
+        field('producerEpoch', 'int16', '4+', { doc: 'Producer epoch of this transaction.' }),
         // True: only check that the partitions are in the transaction (the broker's verification).
-        field('verifyOnly', 'bool', '4+', { default: false }),
-        field('topics', topic('AddPartitionsToTxnTopic', '4+'), '4+'),
+        field('verifyOnly', 'bool', '4+', {
+          doc: 'True to only check that the partitions are already in the transaction, without adding them.',
+          default: false,
+        }),
+        field('topics', topic('AddPartitionsToTxnTopic', '4+'), '4+', {
+          doc: 'Topics and partitions of this transaction.',
+        }),
       ]),
       '4+',
+      { doc: 'v4+ (broker-to-broker): the transactions to add partitions to or verify, in one batch.' },
     ),
-    field('v3AndBelowTransactionalId', 'string', '0-3'),
-    field('v3AndBelowProducerId', 'int64', '0-3'),
-    field('v3AndBelowProducerEpoch', 'int16', '0-3'),
-    field('v3AndBelowTopics', topic('AddPartitionsToTxnTopic', '0+'), '0-3'),
+    field('v3AndBelowTransactionalId', 'string', '0-3', {
+      doc: 'v0-3: transactional id of the producer (the client form).',
+    }),
+    field('v3AndBelowProducerId', 'int64', '0-3', { doc: 'v0-3: producer id from InitProducerId.' }),
+    field('v3AndBelowProducerEpoch', 'int16', '0-3', {
+      doc: 'v0-3: producer epoch from InitProducerId; an older epoch is fenced.',
+    }),
+    field('v3AndBelowTopics', topic('AddPartitionsToTxnTopic', '0+'), '0-3', {
+      doc: 'v0-3: topics and partitions to add before writing to them.',
+    }),
   ],
   response: [
-    field('throttleTimeMs', 'int32', '0+', { ignorable: true }),
-    field('errorCode', 'int16', '4+', { ignorable: true }),
+    field('throttleTimeMs', 'int32', '0+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+      ignorable: true,
+    }),
+    field('errorCode', 'int16', '4+', {
+      doc: 'v4+: error for the whole batch; 0 for none (per-partition errors are below).',
+      ignorable: true,
+    }),
     field(
       'resultsByTransaction',
       structs('AddPartitionsToTxnResult', [
-        field('transactionalId', 'string', '4+'),
-        field('topicResults', topicResult, '4+'),
+        field('transactionalId', 'string', '4+', { doc: 'Transactional id the results belong to.' }),
+        field('topicResults', topicResult, '4+', { doc: 'Outcome for each topic of this transaction.' }),
       ]),
       '4+',
+      { doc: 'v4+: outcome for each transaction of the batch.' },
     ),
-    field('resultsByTopicV3AndBelow', topicResult, '0-3'),
+    field('resultsByTopicV3AndBelow', topicResult, '0-3', { doc: 'v0-3: outcome for each topic of the request.' }),
   ],
 });
 

@@ -15,19 +15,38 @@ export const ConsumerProtocolSubscription = {
   validVersions: '0-3',
   flexibleVersions: 'none',
   fields: [
-    field('topics', array('string'), '0+'),
+    field('topics', array('string'), '0+', { doc: 'Topic names the member subscribes to.' }),
     // Assignor-specific; null when the assignor has none.
-    field('userData', 'bytes', '0+', { nullable: '0+', default: null }),
+    field('userData', 'bytes', '0+', {
+      doc: 'Assignor-specific bytes, or null when the assignor has none.',
+      nullable: '0+',
+      default: null,
+    }),
     // v1+: lets a cooperative assignor keep partitions where they are.
     field(
       'ownedPartitions',
-      structs('TopicPartition', [field('topic', 'string', '1+'), field('partitions', array('int32'), '1+')]),
+      structs('TopicPartition', [
+        field('topic', 'string', '1+', { doc: 'Topic name.' }),
+        field('partitions', array('int32'), '1+', { doc: 'Owned partition indexes of the topic.' }),
+      ]),
       '1+',
-      { ignorable: true },
+      {
+        doc: 'v1+: partitions the member owns now, so a cooperative assignor can keep them in place.',
+        ignorable: true,
+      },
     ),
-    field('generationId', 'int32', '2+', { default: -1, ignorable: true }),
+    field('generationId', 'int32', '2+', {
+      doc: 'v2+: generation in which the owned partitions were assigned; -1 if none.',
+      default: -1,
+      ignorable: true,
+    }),
     // v3+: for rack-aware assignment (KIP-881).
-    field('rackId', 'string', '3+', { nullable: '3+', default: null, ignorable: true }),
+    field('rackId', 'string', '3+', {
+      doc: "v3+: the member's client.rack, for rack-aware assignment; null if unset.",
+      nullable: '3+',
+      default: null,
+      ignorable: true,
+    }),
   ],
 } as const satisfies MessageDef;
 
@@ -39,10 +58,18 @@ export const ConsumerProtocolAssignment = {
   fields: [
     field(
       'assignedPartitions',
-      structs('TopicPartition', [field('topic', 'string', '0+'), field('partitions', array('int32'), '0+')]),
+      structs('TopicPartition', [
+        field('topic', 'string', '0+', { doc: 'Topic name.' }),
+        field('partitions', array('int32'), '0+', { doc: 'Assigned partition indexes of the topic.' }),
+      ]),
       '0+',
+      { doc: 'Partitions assigned to the member, by topic.' },
     ),
-    field('userData', 'bytes', '0+', { nullable: '0+', default: null }),
+    field('userData', 'bytes', '0+', {
+      doc: 'Assignor-specific bytes, or null when the assignor has none.',
+      nullable: '0+',
+      default: null,
+    }),
   ],
 } as const satisfies MessageDef;
 

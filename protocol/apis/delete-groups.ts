@@ -11,17 +11,31 @@ export const DeleteGroups = defineApi({
   versions: '0-3',
   flexible: '2+',
   // Kafka's spelling, with the extra "s".
-  request: [field('groupsNames', array('string'), '0+')],
+  request: [
+    field('groupsNames', array('string'), '0+', {
+      doc: 'Ids of the groups to delete; each must be empty (no members).',
+    }),
+  ],
   response: [
-    field('throttleTimeMs', 'int32', '0+'),
+    field('throttleTimeMs', 'int32', '0+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+    }),
     field(
       'results',
       structs('DeletableGroupResult', [
-        field('groupId', 'string', '0+'),
-        field('errorCode', 'int16', '0+'),
-        field('errorMessage', 'string', '3+', { nullable: '3+', default: null, ignorable: true }),
+        field('groupId', 'string', '0+', { doc: 'Id of the group.' }),
+        field('errorCode', 'int16', '0+', {
+          doc: 'Error; 0 if the group and its committed offsets are deleted (NON_EMPTY_GROUP if it has members).',
+        }),
+        field('errorMessage', 'string', '3+', {
+          doc: "v3+: broker's explanation of the error, or null.",
+          nullable: '3+',
+          default: null,
+          ignorable: true,
+        }),
       ]),
       '0+',
+      { doc: 'Result for each requested group.' },
     ),
   ],
 });

@@ -12,17 +12,28 @@ export const EndTxn = defineApi({
   versions: '0-5',
   flexible: '3+',
   request: [
-    field('transactionalId', 'string', '0+'),
-    field('producerId', 'int64', '0+'),
-    field('producerEpoch', 'int16', '0+'),
+    field('transactionalId', 'string', '0+', { doc: 'Transactional id of the producer ending its transaction.' }),
+    field('producerId', 'int64', '0+', { doc: 'Producer id from InitProducerId.' }),
+    field('producerEpoch', 'int16', '0+', { doc: 'Producer epoch; an older epoch is fenced.' }),
     // True to commit, false to abort.
-    field('committed', 'bool', '0+'),
+    field('committed', 'bool', '0+', { doc: 'True to commit the transaction, false to abort it.' }),
   ],
   response: [
-    field('throttleTimeMs', 'int32', '0+', { ignorable: true }),
-    field('errorCode', 'int16', '0+'),
-    field('producerId', 'int64', '5+', { default: -1n, ignorable: true }),
-    field('producerEpoch', 'int16', '5+', { default: -1, ignorable: true }),
+    field('throttleTimeMs', 'int32', '0+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+      ignorable: true,
+    }),
+    field('errorCode', 'int16', '0+', { doc: 'Error; 0 for none.' }),
+    field('producerId', 'int64', '5+', {
+      doc: 'v5+: producer id to use for the next transaction (KIP-890 bumps the epoch each time); -1 if not given.',
+      default: -1n,
+      ignorable: true,
+    }),
+    field('producerEpoch', 'int16', '5+', {
+      doc: 'v5+: producer epoch to use for the next transaction; -1 if not given.',
+      default: -1,
+      ignorable: true,
+    }),
   ],
 });
 

@@ -10,9 +10,9 @@ export const Heartbeat = defineApi({
   versions: '0-4',
   flexible: '4+',
   request: [
-    field('groupId', 'string', '0+', { doc: 'Group id.' }),
+    field('groupId', 'string', '0+', { doc: 'Id of the group the member belongs to.' }),
     field('generationId', 'int32', '0+', { doc: 'Generation the member is in.' }),
-    field('memberId', 'string', '0+', { doc: 'Member id.' }),
+    field('memberId', 'string', '0+', { doc: 'Id the coordinator gave the member.' }),
     field('groupInstanceId', 'string', '3+', { doc: 'Static member id, or null.', nullable: '3+', default: null }),
   ],
   response: [

@@ -77,7 +77,7 @@ export const JoinGroup = defineApi({
     field(
       'members',
       structs('JoinGroupResponseMember', [
-        field('memberId', 'string', '0+', { doc: 'Member id.' }),
+        field('memberId', 'string', '0+', { doc: 'Id of this member.' }),
         field('groupInstanceId', 'string', '5+', {
           doc: 'Static member id, or null.',
           nullable: '5+',

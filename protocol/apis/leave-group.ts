@@ -17,7 +17,7 @@ export const LeaveGroup = defineApi({
     field(
       'members',
       structs('MemberIdentity', [
-        field('memberId', 'string', '3+', { doc: 'Member id.' }),
+        field('memberId', 'string', '3+', { doc: 'Id of the member that leaves.' }),
         field('groupInstanceId', 'string', '3+', { doc: 'Static member id, or null.', nullable: '3+', default: null }),
         field('reason', 'string', '5+', {
           doc: 'Why the member leaves, for the broker log; null if none.',
@@ -39,7 +39,7 @@ export const LeaveGroup = defineApi({
     field(
       'members',
       structs('MemberResponse', [
-        field('memberId', 'string', '3+', { doc: 'Member id.' }),
+        field('memberId', 'string', '3+', { doc: 'Id of the member the result is for.' }),
         field('groupInstanceId', 'string', '3+', { doc: 'Static member id, or null.', nullable: '3+' }),
         field('errorCode', 'int16', '3+', { doc: 'Error for this member; 0 for none.' }),
       ]),

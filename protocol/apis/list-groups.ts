@@ -10,19 +10,32 @@ export const ListGroups = defineApi({
   key: 16,
   versions: '0-5',
   flexible: '3+',
-  request: [field('statesFilter', array('string'), '4+'), field('typesFilter', array('string'), '5+')],
+  request: [
+    field('statesFilter', array('string'), '4+', {
+      doc: 'v4+: only list groups in these states; empty for any state.',
+    }),
+    field('typesFilter', array('string'), '5+', {
+      doc: 'v5+: only list groups of these types ("classic", "consumer", "share"); empty for any.',
+    }),
+  ],
   response: [
-    field('throttleTimeMs', 'int32', '1+', { ignorable: true }),
-    field('errorCode', 'int16', '0+'),
+    field('throttleTimeMs', 'int32', '1+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+      ignorable: true,
+    }),
+    field('errorCode', 'int16', '0+', { doc: 'Error; 0 for none.' }),
     field(
       'groups',
       structs('ListedGroup', [
-        field('groupId', 'string', '0+'),
-        field('protocolType', 'string', '0+'),
-        field('groupState', 'string', '4+', { ignorable: true }),
-        field('groupType', 'string', '5+', { ignorable: true }),
+        field('groupId', 'string', '0+', { doc: 'Id of the listed group.' }),
+        field('protocolType', 'string', '0+', {
+          doc: 'Kind of group, e.g. "consumer"; empty for a consumer-protocol group without classic members.',
+        }),
+        field('groupState', 'string', '4+', { doc: 'v4+: group state, e.g. "Stable" or "Empty".', ignorable: true }),
+        field('groupType', 'string', '5+', { doc: 'v5+: group type, e.g. "classic" or "consumer".', ignorable: true }),
       ]),
       '0+',
+      { doc: 'Groups this broker coordinates that match the filters.' },
     ),
   ],
 });

@@ -10,24 +10,41 @@ export const ListTransactions = defineApi({
   versions: '0-2',
   flexible: '0+',
   request: [
-    field('stateFilters', array('string'), '0+'),
-    field('producerIdFilters', array('int64'), '0+'),
+    field('stateFilters', array('string'), '0+', {
+      doc: 'Only list transactions in these states; empty for any state.',
+    }),
+    field('producerIdFilters', array('int64'), '0+', {
+      doc: 'Only list transactions of these producer ids; empty for any.',
+    }),
     // Below 0: every transaction; else only those running longer than this many ms.
-    field('durationFilter', 'int64', '1+', { default: -1n }),
-    field('transactionalIdPattern', 'string', '2+', { nullable: '2+', default: null }),
+    field('durationFilter', 'int64', '1+', {
+      doc: 'v1+: only list transactions open longer than this many ms; -1 for no limit.',
+      default: -1n,
+    }),
+    field('transactionalIdPattern', 'string', '2+', {
+      doc: 'v2+: only list transactional ids matching this regular expression; null or empty for any.',
+      nullable: '2+',
+      default: null,
+    }),
   ],
   response: [
-    field('throttleTimeMs', 'int32', '0+', { ignorable: true }),
-    field('errorCode', 'int16', '0+'),
-    field('unknownStateFilters', array('string'), '0+'),
+    field('throttleTimeMs', 'int32', '0+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+      ignorable: true,
+    }),
+    field('errorCode', 'int16', '0+', { doc: 'Error; 0 for none.' }),
+    field('unknownStateFilters', array('string'), '0+', {
+      doc: 'State filters of the request that the broker does not know.',
+    }),
     field(
       'transactionStates',
       structs('TransactionState', [
-        field('transactionalId', 'string', '0+'),
-        field('producerId', 'int64', '0+'),
-        field('transactionState', 'string', '0+'),
+        field('transactionalId', 'string', '0+', { doc: 'Transactional id of the listed transaction.' }),
+        field('producerId', 'int64', '0+', { doc: 'Producer id currently bound to it.' }),
+        field('transactionState', 'string', '0+', { doc: 'Coordinator state, e.g. "Ongoing" or "CompleteCommit".' }),
       ]),
       '0+',
+      { doc: 'Matching transactions this broker coordinates.' },
     ),
   ],
 });

@@ -43,7 +43,7 @@ export const OffsetCommit = defineApi({
         field(
           'partitions',
           structs('OffsetCommitRequestPartition', [
-            field('partitionIndex', 'int32', '0+', { doc: 'Partition index.' }),
+            field('partitionIndex', 'int32', '0+', { doc: 'Partition index within the topic.' }),
             // The offset of the next record to read, not of the last one processed.
             field('committedOffset', 'int64', '0+', {
               doc: 'The offset committed: the next record to read (last processed + 1).',
@@ -84,7 +84,7 @@ export const OffsetCommit = defineApi({
         field(
           'partitions',
           structs('OffsetCommitResponsePartition', [
-            field('partitionIndex', 'int32', '0+', { doc: 'Partition index.' }),
+            field('partitionIndex', 'int32', '0+', { doc: 'Partition index within the topic.' }),
             field('errorCode', 'int16', '0+', {
               doc: 'Error for this partition (e.g. ILLEGAL_GENERATION for a member out of date); 0 if stored.',
             }),

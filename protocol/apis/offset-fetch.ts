@@ -31,7 +31,7 @@ export const OffsetFetch = defineApi({
     field(
       'groups',
       structs('OffsetFetchRequestGroup', [
-        field('groupId', 'string', '8+', { doc: 'Group id.' }),
+        field('groupId', 'string', '8+', { doc: 'Id of the group whose offsets to fetch.' }),
         // KIP-848: lets the coordinator check that the member still belongs to the group.
         field('memberId', 'string', '9+', {
           doc: 'Member id of the asker, for a KIP-848 member checking its own group; null otherwise.',
@@ -72,7 +72,7 @@ export const OffsetFetch = defineApi({
         field(
           'partitions',
           structs('OffsetFetchResponsePartition', [
-            field('partitionIndex', 'int32', '0-7', { doc: 'Partition index.' }),
+            field('partitionIndex', 'int32', '0-7', { doc: 'Partition index within the topic.' }),
             // -1 when the group has no commit for the partition.
             field('committedOffset', 'int64', '0-7', {
               doc: 'The committed offset (the next record to read), or -1 if none.',
@@ -100,7 +100,7 @@ export const OffsetFetch = defineApi({
     field(
       'groups',
       structs('OffsetFetchResponseGroup', [
-        field('groupId', 'string', '8+', { doc: 'Group id.' }),
+        field('groupId', 'string', '8+', { doc: 'Id of the group the offsets belong to.' }),
         field(
           'topics',
           structs('OffsetFetchResponseTopics', [
@@ -109,7 +109,7 @@ export const OffsetFetch = defineApi({
             field(
               'partitions',
               structs('OffsetFetchResponsePartitions', [
-                field('partitionIndex', 'int32', '8+', { doc: 'Partition index.' }),
+                field('partitionIndex', 'int32', '8+', { doc: 'Partition index within the topic.' }),
                 field('committedOffset', 'int64', '8+', {
                   doc: 'The committed offset (the next record to read), or -1 if none.',
                 }),

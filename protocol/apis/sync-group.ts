@@ -11,9 +11,9 @@ export const SyncGroup = defineApi({
   versions: '0-5',
   flexible: '4+',
   request: [
-    field('groupId', 'string', '0+', { doc: 'Group id.' }),
+    field('groupId', 'string', '0+', { doc: 'Id of the group being synchronized.' }),
     field('generationId', 'int32', '0+', { doc: 'Generation the member joined.' }),
-    field('memberId', 'string', '0+', { doc: 'Member id.' }),
+    field('memberId', 'string', '0+', { doc: 'Id the coordinator gave this member.' }),
     field('groupInstanceId', 'string', '3+', { doc: 'Static member id, or null.', nullable: '3+', default: null }),
     // v5: the broker checks these against the group's, to catch a confused member.
     field('protocolType', 'string', '5+', {
@@ -32,7 +32,7 @@ export const SyncGroup = defineApi({
     field(
       'assignments',
       structs('SyncGroupRequestAssignment', [
-        field('memberId', 'string', '0+', { doc: 'Member id.' }),
+        field('memberId', 'string', '0+', { doc: 'Id of the member the assignment is for.' }),
         field('assignment', 'bytes', '0+', {
           doc: "The member's assignment: for consumers, the encoded ConsumerProtocolAssignment.",
         }),

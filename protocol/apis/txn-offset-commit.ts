@@ -14,50 +14,78 @@ export const TxnOffsetCommit = defineApi({
   versions: '0-6',
   flexible: '3+',
   request: [
-    field('transactionalId', 'string', '0+'),
-    field('groupId', 'string', '0+'),
-    field('producerId', 'int64', '0+'),
-    field('producerEpoch', 'int16', '0+'),
-    field('generationIdOrMemberEpoch', 'int32', '3+', { default: -1 }),
-    field('memberId', 'string', '3+', { default: '' }),
-    field('groupInstanceId', 'string', '3+', { nullable: '3+', default: null }),
+    field('transactionalId', 'string', '0+', { doc: 'Transactional id of the producer committing the offsets.' }),
+    field('groupId', 'string', '0+', { doc: 'Consumer group the offsets are committed for.' }),
+    field('producerId', 'int64', '0+', { doc: 'Producer id from InitProducerId.' }),
+    field('producerEpoch', 'int16', '0+', { doc: 'Producer epoch; an older epoch is fenced.' }),
+    field('generationIdOrMemberEpoch', 'int32', '3+', {
+      doc: 'v3+: group generation (classic) or member epoch (consumer protocol) for fencing; -1 skips the check.',
+      default: -1,
+    }),
+    field('memberId', 'string', '3+', {
+      doc: "v3+: consumer's member id in the group; empty skips the check.",
+      default: '',
+    }),
+    field('groupInstanceId', 'string', '3+', {
+      doc: "v3+: consumer's static member id, or null for a dynamic member.",
+      nullable: '3+',
+      default: null,
+    }),
     field(
       'topics',
       structs('TxnOffsetCommitRequestTopic', [
-        field('name', 'string', '0-5', { ignorable: true }),
-        field('topicId', 'uuid', '6+', { ignorable: true }),
+        field('name', 'string', '0-5', { doc: 'Topic name (v0-5).', ignorable: true }),
+        field('topicId', 'uuid', '6+', { doc: 'Topic id, in place of the name from v6.', ignorable: true }),
         field(
           'partitions',
           structs('TxnOffsetCommitRequestPartition', [
-            field('partitionIndex', 'int32', '0+'),
+            field('partitionIndex', 'int32', '0+', { doc: 'Partition index within the topic.' }),
             // The next offset to read, as in OffsetCommit.
-            field('committedOffset', 'int64', '0+'),
-            field('committedLeaderEpoch', 'int32', '2+', { default: -1, ignorable: true }),
-            field('committedMetadata', 'string', '0+', { nullable: '0+' }),
+            field('committedOffset', 'int64', '0+', {
+              doc: 'Offset of the next record to consume (last processed + 1), visible once the transaction commits.',
+            }),
+            field('committedLeaderEpoch', 'int32', '2+', {
+              doc: 'v2+: leader epoch of the last consumed record, for truncation detection; -1 if unknown.',
+              default: -1,
+              ignorable: true,
+            }),
+            field('committedMetadata', 'string', '0+', {
+              doc: 'Free-form text stored with the offset, or null.',
+              nullable: '0+',
+            }),
           ]),
           '0+',
+          { doc: 'Offsets to commit for each partition of the topic.' },
         ),
       ]),
       '0+',
+      { doc: 'Offsets to commit, by topic.' },
     ),
   ],
   response: [
-    field('throttleTimeMs', 'int32', '0+', { ignorable: true }),
+    field('throttleTimeMs', 'int32', '0+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+      ignorable: true,
+    }),
     field(
       'topics',
       structs('TxnOffsetCommitResponseTopic', [
-        field('name', 'string', '0-5', { ignorable: true }),
-        field('topicId', 'uuid', '6+', { ignorable: true }),
+        field('name', 'string', '0-5', { doc: 'Topic name (v0-5).', ignorable: true }),
+        field('topicId', 'uuid', '6+', { doc: 'Topic id, in place of the name from v6.', ignorable: true }),
         field(
           'partitions',
           structs('TxnOffsetCommitResponsePartition', [
-            field('partitionIndex', 'int32', '0+'),
-            field('errorCode', 'int16', '0+'),
+            field('partitionIndex', 'int32', '0+', { doc: 'Partition index within the topic.' }),
+            field('errorCode', 'int16', '0+', {
+              doc: 'Error for this partition; 0 if the offset is staged in the transaction.',
+            }),
           ]),
           '0+',
+          { doc: 'Result for each partition of the topic.' },
         ),
       ]),
       '0+',
+      { doc: 'Result for each topic of the request.' },
     ),
   ],
 });

@@ -18,18 +18,26 @@ import {
 /** AddOffsetsToTxnRequest, every version: a field not in a version holds its default. */
 export interface AddOffsetsToTxnRequest {
   /**
+   * Transactional id of the producer whose transaction takes the group's offsets.
+   *
    * Versions 0+.
    */
   transactionalId: string;
   /**
+   * Producer id from InitProducerId.
+   *
    * Versions 0+.
    */
   producerId: bigint;
   /**
+   * Producer epoch from InitProducerId; an older epoch is fenced.
+   *
    * Versions 0+.
    */
   producerEpoch: number;
   /**
+   * Consumer group whose offset commits join the transaction (its __consumer_offsets partition is added).
+   *
    * Versions 0+.
    */
   groupId: string;
@@ -86,7 +94,7 @@ function decodeAddOffsetsToTxnRequestV4(r: Reader): Record<string, unknown> { tr
 
 /** AddOffsetsToTxnRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const AddOffsetsToTxnRequestCodecs: GeneratedMessage = {
-  fingerprint: "3847ee81135",
+  fingerprint: "7f7fa582268",
   versions: {
     0: { decode: decodeAddOffsetsToTxnRequestV0, encode: encodeAddOffsetsToTxnRequestV0 },
     1: { decode: decodeAddOffsetsToTxnRequestV1, encode: encodeAddOffsetsToTxnRequestV1 },
@@ -99,10 +107,14 @@ export const AddOffsetsToTxnRequestCodecs: GeneratedMessage = {
 /** AddOffsetsToTxnResponse, every version: a field not in a version holds its default. */
 export interface AddOffsetsToTxnResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Error; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
@@ -159,7 +171,7 @@ function decodeAddOffsetsToTxnResponseV4(r: Reader): Record<string, unknown> { t
 
 /** AddOffsetsToTxnResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const AddOffsetsToTxnResponseCodecs: GeneratedMessage = {
-  fingerprint: "1422b33ed9",
+  fingerprint: "03ed4be6158",
   versions: {
     0: { decode: decodeAddOffsetsToTxnResponseV0, encode: encodeAddOffsetsToTxnResponseV0 },
     1: { decode: decodeAddOffsetsToTxnResponseV1, encode: encodeAddOffsetsToTxnResponseV1 },

@@ -18,22 +18,32 @@ import {
 /** AddPartitionsToTxnRequest, every version: a field not in a version holds its default. */
 export interface AddPartitionsToTxnRequest {
   /**
+   * v4+ (broker-to-broker): the transactions to add partitions to or verify, in one batch.
+   *
    * Versions 4+.
    */
   transactions: AddPartitionsToTxnRequestAddPartitionsToTxnTransaction[];
   /**
+   * v0-3: transactional id of the producer (the client form).
+   *
    * Versions 0-3.
    */
   v3AndBelowTransactionalId: string;
   /**
+   * v0-3: producer id from InitProducerId.
+   *
    * Versions 0-3.
    */
   v3AndBelowProducerId: bigint;
   /**
+   * v0-3: producer epoch from InitProducerId; an older epoch is fenced.
+   *
    * Versions 0-3.
    */
   v3AndBelowProducerEpoch: number;
   /**
+   * v0-3: topics and partitions to add before writing to them.
+   *
    * Versions 0-3.
    */
   v3AndBelowTopics: AddPartitionsToTxnRequestAddPartitionsToTxnTopic2[];
@@ -43,10 +53,14 @@ export interface AddPartitionsToTxnRequest {
 /** One AddPartitionsToTxnTopic of AddPartitionsToTxnRequest. */
 export interface AddPartitionsToTxnRequestAddPartitionsToTxnTopic {
   /**
+   * Topic name.
+   *
    * Versions 4+.
    */
   name: string;
   /**
+   * Partition indexes of the topic to add to the transaction.
+   *
    * Versions 4+.
    */
   partitions: number[];
@@ -56,22 +70,32 @@ export interface AddPartitionsToTxnRequestAddPartitionsToTxnTopic {
 /** One AddPartitionsToTxnTransaction of AddPartitionsToTxnRequest. */
 export interface AddPartitionsToTxnRequestAddPartitionsToTxnTransaction {
   /**
+   * Transactional id of this transaction.
+   *
    * Versions 4+.
    */
   transactionalId: string;
   /**
+   * Producer id of this transaction.
+   *
    * Versions 4+.
    */
   producerId: bigint;
   /**
+   * Producer epoch of this transaction.
+   *
    * Versions 4+.
    */
   producerEpoch: number;
   /**
+   * True to only check that the partitions are already in the transaction, without adding them.
+   *
    * Versions 4+; default false.
    */
   verifyOnly: boolean;
   /**
+   * Topics and partitions of this transaction.
+   *
    * Versions 4+.
    */
   topics: AddPartitionsToTxnRequestAddPartitionsToTxnTopic[];
@@ -81,10 +105,14 @@ export interface AddPartitionsToTxnRequestAddPartitionsToTxnTransaction {
 /** One AddPartitionsToTxnTopic of AddPartitionsToTxnRequest. */
 export interface AddPartitionsToTxnRequestAddPartitionsToTxnTopic2 {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Partition indexes of the topic to add to the transaction.
+   *
    * Versions 0+.
    */
   partitions: number[];
@@ -189,7 +217,7 @@ function decodeAddPartitionsToTxnRequestV5(r: Reader): Record<string, unknown> {
 
 /** AddPartitionsToTxnRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const AddPartitionsToTxnRequestCodecs: GeneratedMessage = {
-  fingerprint: "ff6b1cd3496",
+  fingerprint: "f0643d577bb",
   versions: {
     0: { decode: decodeAddPartitionsToTxnRequestV0, encode: encodeAddPartitionsToTxnRequestV0 },
     1: { decode: decodeAddPartitionsToTxnRequestV1, encode: encodeAddPartitionsToTxnRequestV1 },
@@ -203,18 +231,26 @@ export const AddPartitionsToTxnRequestCodecs: GeneratedMessage = {
 /** AddPartitionsToTxnResponse, every version: a field not in a version holds its default. */
 export interface AddPartitionsToTxnResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * v4+: error for the whole batch; 0 for none (per-partition errors are below).
+   *
    * Versions 4+.
    */
   errorCode: number;
   /**
+   * v4+: outcome for each transaction of the batch.
+   *
    * Versions 4+.
    */
   resultsByTransaction: AddPartitionsToTxnResponseAddPartitionsToTxnResult[];
   /**
+   * v0-3: outcome for each topic of the request.
+   *
    * Versions 0-3.
    */
   resultsByTopicV3AndBelow: AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult[];
@@ -224,10 +260,14 @@ export interface AddPartitionsToTxnResponse {
 /** One AddPartitionsToTxnPartitionResult of AddPartitionsToTxnResponse. */
 export interface AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult {
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Error for this partition; 0 if it is now in the transaction.
+   *
    * Versions 0+.
    */
   partitionErrorCode: number;
@@ -237,10 +277,14 @@ export interface AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult {
 /** One AddPartitionsToTxnTopicResult of AddPartitionsToTxnResponse. */
 export interface AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Outcome for each partition of the topic.
+   *
    * Versions 0+.
    */
   resultsByPartition: AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult[];
@@ -250,10 +294,14 @@ export interface AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult {
 /** One AddPartitionsToTxnResult of AddPartitionsToTxnResponse. */
 export interface AddPartitionsToTxnResponseAddPartitionsToTxnResult {
   /**
+   * Transactional id the results belong to.
+   *
    * Versions 4+.
    */
   transactionalId: string;
   /**
+   * Outcome for each topic of this transaction.
+   *
    * Versions 4+.
    */
   topicResults: AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult[];
@@ -374,7 +422,7 @@ function decodeAddPartitionsToTxnResponseV5(r: Reader): Record<string, unknown> 
 
 /** AddPartitionsToTxnResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const AddPartitionsToTxnResponseCodecs: GeneratedMessage = {
-  fingerprint: "cb507b9c545",
+  fingerprint: "d2a41f80837",
   versions: {
     0: { decode: decodeAddPartitionsToTxnResponseV0, encode: encodeAddPartitionsToTxnResponseV0 },
     1: { decode: decodeAddPartitionsToTxnResponseV1, encode: encodeAddPartitionsToTxnResponseV1 },

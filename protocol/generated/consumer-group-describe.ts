@@ -18,10 +18,14 @@ import {
 /** ConsumerGroupDescribeRequest, every version: a field not in a version holds its default. */
 export interface ConsumerGroupDescribeRequest {
   /**
+   * Ids of the consumer-protocol groups to describe.
+   *
    * Versions 0+.
    */
   groupIds: string[];
   /**
+   * Whether to return the operations the caller may perform on each group.
+   *
    * Versions 0+.
    */
   includeAuthorizedOperations: boolean;
@@ -52,7 +56,7 @@ function decodeConsumerGroupDescribeRequestV1(r: Reader): Record<string, unknown
 
 /** ConsumerGroupDescribeRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ConsumerGroupDescribeRequestCodecs: GeneratedMessage = {
-  fingerprint: "1dd18742ef",
+  fingerprint: "83d7b0af177",
   versions: {
     0: { decode: decodeConsumerGroupDescribeRequestV0, encode: encodeConsumerGroupDescribeRequestV0 },
     1: { decode: decodeConsumerGroupDescribeRequestV1, encode: encodeConsumerGroupDescribeRequestV1 },
@@ -62,10 +66,14 @@ export const ConsumerGroupDescribeRequestCodecs: GeneratedMessage = {
 /** ConsumerGroupDescribeResponse, every version: a field not in a version holds its default. */
 export interface ConsumerGroupDescribeResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Description of each requested group.
+   *
    * Versions 0+.
    */
   groups: ConsumerGroupDescribeResponseDescribedGroup[];
@@ -75,14 +83,20 @@ export interface ConsumerGroupDescribeResponse {
 /** One TopicPartitions of ConsumerGroupDescribeResponse. */
 export interface ConsumerGroupDescribeResponseTopicPartitions {
   /**
+   * Id of the assigned topic.
+   *
    * Versions 0+.
    */
   topicId: string;
   /**
+   * Name of the assigned topic.
+   *
    * Versions 0+.
    */
   topicName: string;
   /**
+   * Assigned partition indexes of the topic.
+   *
    * Versions 0+.
    */
   partitions: number[];
@@ -92,6 +106,8 @@ export interface ConsumerGroupDescribeResponseTopicPartitions {
 /** One Assignment of ConsumerGroupDescribeResponse. */
 export interface ConsumerGroupDescribeResponseAssignment {
   /**
+   * Assigned partitions, by topic.
+   *
    * Versions 0+.
    */
   topicPartitions: ConsumerGroupDescribeResponseTopicPartitions[];
@@ -101,46 +117,68 @@ export interface ConsumerGroupDescribeResponseAssignment {
 /** One Member of ConsumerGroupDescribeResponse. */
 export interface ConsumerGroupDescribeResponseMember {
   /**
+   * Id the member joined with.
+   *
    * Versions 0+.
    */
   memberId: string;
   /**
+   * Static member id (group.instance.id), or null for a dynamic member.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   instanceId: string | null;
   /**
+   * Rack the member runs in, or null.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   rackId: string | null;
   /**
+   * Member's current epoch; it trails the group epoch while reconciling.
+   *
    * Versions 0+.
    */
   memberEpoch: number;
   /**
+   * client.id the member connected with.
+   *
    * Versions 0+.
    */
   clientId: string;
   /**
+   * Host the member connected from.
+   *
    * Versions 0+.
    */
   clientHost: string;
   /**
+   * Topic names the member subscribes to.
+   *
    * Versions 0+.
    */
   subscribedTopicNames: string[];
   /**
+   * Regular expression the member subscribes with, or null.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   subscribedTopicRegex: string | null;
   /**
+   * Partitions the member owns now.
+   *
    * Versions 0+.
    */
   assignment: ConsumerGroupDescribeResponseAssignment;
   /**
+   * Partitions the member will own once reconciliation completes.
+   *
    * Versions 0+.
    */
   targetAssignment: ConsumerGroupDescribeResponseAssignment;
   /**
+   * v1+: 0 for a classic-protocol member in an upgraded group, 1 for a consumer-protocol member; -1 if unknown.
+   *
    * Versions 1+; default -1.
    */
   memberType: number;
@@ -150,38 +188,56 @@ export interface ConsumerGroupDescribeResponseMember {
 /** One DescribedGroup of ConsumerGroupDescribeResponse. */
 export interface ConsumerGroupDescribeResponseDescribedGroup {
   /**
+   * Error for this group; 0 for none (GROUP_ID_NOT_FOUND for a classic or unknown group).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   errorMessage: string | null;
   /**
+   * Id of the described group.
+   *
    * Versions 0+.
    */
   groupId: string;
   /**
+   * Group state, e.g. "Empty", "Assigning", "Reconciling", "Stable", "Dead".
+   *
    * Versions 0+.
    */
   groupState: string;
   /**
+   * Epoch of the group's membership and subscriptions; bumps on every change.
+   *
    * Versions 0+.
    */
   groupEpoch: number;
   /**
+   * Group epoch the current target assignment was computed for.
+   *
    * Versions 0+.
    */
   assignmentEpoch: number;
   /**
+   * Server-side assignor in use, e.g. "uniform" or "range".
+   *
    * Versions 0+.
    */
   assignorName: string;
   /**
+   * The group's members.
+   *
    * Versions 0+.
    */
   members: ConsumerGroupDescribeResponseMember[];
   /**
+   * Bit set of the ACL operation codes the caller may perform; INT32_MIN if not requested.
+   *
    * Versions 0+; default -2147483648.
    */
   authorizedOperations: number;
@@ -266,7 +322,7 @@ function decodeConsumerGroupDescribeResponseV1(r: Reader): Record<string, unknow
 
 /** ConsumerGroupDescribeResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ConsumerGroupDescribeResponseCodecs: GeneratedMessage = {
-  fingerprint: "906881d790c",
+  fingerprint: "225c7b68fca",
   versions: {
     0: { decode: decodeConsumerGroupDescribeResponseV0, encode: encodeConsumerGroupDescribeResponseV0 },
     1: { decode: decodeConsumerGroupDescribeResponseV1, encode: encodeConsumerGroupDescribeResponseV1 },

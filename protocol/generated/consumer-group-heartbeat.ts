@@ -18,7 +18,7 @@ import {
 /** ConsumerGroupHeartbeatRequest, every version: a field not in a version holds its default. */
 export interface ConsumerGroupHeartbeatRequest {
   /**
-   * Group id.
+   * Id of the consumer-protocol group to join or stay in.
    *
    * Versions 0+.
    */
@@ -83,7 +83,7 @@ export interface ConsumerGroupHeartbeatRequest {
 /** One TopicPartitions of ConsumerGroupHeartbeatRequest. */
 export interface ConsumerGroupHeartbeatRequestTopicPartitions {
   /**
-   * Topic id.
+   * Id of the topic whose partitions follow.
    *
    * Versions 0+.
    */
@@ -137,7 +137,7 @@ function decodeConsumerGroupHeartbeatRequestV1(r: Reader): Record<string, unknow
 
 /** ConsumerGroupHeartbeatRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ConsumerGroupHeartbeatRequestCodecs: GeneratedMessage = {
-  fingerprint: "4f428a2d703",
+  fingerprint: "e6ea008a74e",
   versions: {
     0: { decode: decodeConsumerGroupHeartbeatRequestV0, encode: encodeConsumerGroupHeartbeatRequestV0 },
     1: { decode: decodeConsumerGroupHeartbeatRequestV1, encode: encodeConsumerGroupHeartbeatRequestV1 },
@@ -194,7 +194,7 @@ export interface ConsumerGroupHeartbeatResponse {
 /** One TopicPartitions of ConsumerGroupHeartbeatResponse. */
 export interface ConsumerGroupHeartbeatResponseTopicPartitions {
   /**
-   * Topic id.
+   * Id of the topic whose partitions follow.
    *
    * Versions 0+.
    */
@@ -255,7 +255,7 @@ function decodeConsumerGroupHeartbeatResponseV1(r: Reader): Record<string, unkno
 
 /** ConsumerGroupHeartbeatResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ConsumerGroupHeartbeatResponseCodecs: GeneratedMessage = {
-  fingerprint: "5e561aa151f",
+  fingerprint: "40305f2853e",
   versions: {
     0: { decode: decodeConsumerGroupHeartbeatResponseV0, encode: encodeConsumerGroupHeartbeatResponseV0 },
     1: { decode: decodeConsumerGroupHeartbeatResponseV1, encode: encodeConsumerGroupHeartbeatResponseV1 },

@@ -18,22 +18,32 @@ import {
 /** ConsumerProtocolSubscription, every version: a field not in a version holds its default. */
 export interface ConsumerProtocolSubscription {
   /**
+   * Topic names the member subscribes to.
+   *
    * Versions 0+.
    */
   topics: string[];
   /**
+   * Assignor-specific bytes, or null when the assignor has none.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   userData: Buffer | null;
   /**
+   * v1+: partitions the member owns now, so a cooperative assignor can keep them in place.
+   *
    * Versions 1+.
    */
   ownedPartitions: ConsumerProtocolSubscriptionTopicPartition[];
   /**
+   * v2+: generation in which the owned partitions were assigned; -1 if none.
+   *
    * Versions 2+; default -1.
    */
   generationId: number;
   /**
+   * v3+: the member's client.rack, for rack-aware assignment; null if unset.
+   *
    * Versions 3+; nullable in 3+; default null.
    */
   rackId: string | null;
@@ -43,10 +53,14 @@ export interface ConsumerProtocolSubscription {
 /** One TopicPartition of ConsumerProtocolSubscription. */
 export interface ConsumerProtocolSubscriptionTopicPartition {
   /**
+   * Topic name.
+   *
    * Versions 1+.
    */
   topic: string;
   /**
+   * Owned partition indexes of the topic.
+   *
    * Versions 1+.
    */
   partitions: number[];
@@ -117,7 +131,7 @@ function decodeConsumerProtocolSubscriptionV3(r: Reader): Record<string, unknown
 
 /** ConsumerProtocolSubscription's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ConsumerProtocolSubscriptionCodecs: GeneratedMessage = {
-  fingerprint: "572fa87a2bd",
+  fingerprint: "0b9f40d4473",
   versions: {
     0: { decode: decodeConsumerProtocolSubscriptionV0, encode: encodeConsumerProtocolSubscriptionV0 },
     1: { decode: decodeConsumerProtocolSubscriptionV1, encode: encodeConsumerProtocolSubscriptionV1 },
@@ -129,10 +143,14 @@ export const ConsumerProtocolSubscriptionCodecs: GeneratedMessage = {
 /** ConsumerProtocolAssignment, every version: a field not in a version holds its default. */
 export interface ConsumerProtocolAssignment {
   /**
+   * Partitions assigned to the member, by topic.
+   *
    * Versions 0+.
    */
   assignedPartitions: ConsumerProtocolAssignmentTopicPartition[];
   /**
+   * Assignor-specific bytes, or null when the assignor has none.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   userData: Buffer | null;
@@ -142,10 +160,14 @@ export interface ConsumerProtocolAssignment {
 /** One TopicPartition of ConsumerProtocolAssignment. */
 export interface ConsumerProtocolAssignmentTopicPartition {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   topic: string;
   /**
+   * Assigned partition indexes of the topic.
+   *
    * Versions 0+.
    */
   partitions: number[];
@@ -196,7 +218,7 @@ function decodeConsumerProtocolAssignmentV3(r: Reader): Record<string, unknown> 
 
 /** ConsumerProtocolAssignment's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ConsumerProtocolAssignmentCodecs: GeneratedMessage = {
-  fingerprint: "8828afc81ae",
+  fingerprint: "ce3aecbe26d",
   versions: {
     0: { decode: decodeConsumerProtocolAssignmentV0, encode: encodeConsumerProtocolAssignmentV0 },
     1: { decode: decodeConsumerProtocolAssignmentV1, encode: encodeConsumerProtocolAssignmentV1 },

@@ -18,6 +18,8 @@ import {
 /** DeleteGroupsRequest, every version: a field not in a version holds its default. */
 export interface DeleteGroupsRequest {
   /**
+   * Ids of the groups to delete; each must be empty (no members).
+   *
    * Versions 0+.
    */
   groupsNames: string[];
@@ -70,7 +72,7 @@ function decodeDeleteGroupsRequestV3(r: Reader): Record<string, unknown> { try {
 
 /** DeleteGroupsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DeleteGroupsRequestCodecs: GeneratedMessage = {
-  fingerprint: "aad132f3a4",
+  fingerprint: "602183f4ea",
   versions: {
     0: { decode: decodeDeleteGroupsRequestV0, encode: encodeDeleteGroupsRequestV0 },
     1: { decode: decodeDeleteGroupsRequestV1, encode: encodeDeleteGroupsRequestV1 },
@@ -82,10 +84,14 @@ export const DeleteGroupsRequestCodecs: GeneratedMessage = {
 /** DeleteGroupsResponse, every version: a field not in a version holds its default. */
 export interface DeleteGroupsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each requested group.
+   *
    * Versions 0+.
    */
   results: DeleteGroupsResponseDeletableGroupResult[];
@@ -95,14 +101,20 @@ export interface DeleteGroupsResponse {
 /** One DeletableGroupResult of DeleteGroupsResponse. */
 export interface DeleteGroupsResponseDeletableGroupResult {
   /**
+   * Id of the group.
+   *
    * Versions 0+.
    */
   groupId: string;
   /**
+   * Error; 0 if the group and its committed offsets are deleted (NON_EMPTY_GROUP if it has members).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * v3+: broker's explanation of the error, or null.
+   *
    * Versions 3+; nullable in 3+; default null.
    */
   errorMessage: string | null;
@@ -177,7 +189,7 @@ function decodeDeleteGroupsResponseV3(r: Reader): Record<string, unknown> { try 
 
 /** DeleteGroupsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DeleteGroupsResponseCodecs: GeneratedMessage = {
-  fingerprint: "35516c7b1db",
+  fingerprint: "44889a40323",
   versions: {
     0: { decode: decodeDeleteGroupsResponseV0, encode: encodeDeleteGroupsResponseV0 },
     1: { decode: decodeDeleteGroupsResponseV1, encode: encodeDeleteGroupsResponseV1 },

@@ -18,10 +18,14 @@ import {
 /** DescribeGroupsRequest, every version: a field not in a version holds its default. */
 export interface DescribeGroupsRequest {
   /**
+   * Ids of the groups to describe.
+   *
    * Versions 0+.
    */
   groups: string[];
   /**
+   * v3+: whether to return the operations the caller may perform on each group.
+   *
    * Versions 3+.
    */
   includeAuthorizedOperations: boolean;
@@ -102,7 +106,7 @@ function decodeDescribeGroupsRequestV6(r: Reader): Record<string, unknown> { try
 
 /** DescribeGroupsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeGroupsRequestCodecs: GeneratedMessage = {
-  fingerprint: "5544e28ae6",
+  fingerprint: "2cbb1850161",
   versions: {
     0: { decode: decodeDescribeGroupsRequestV0, encode: encodeDescribeGroupsRequestV0 },
     1: { decode: decodeDescribeGroupsRequestV1, encode: encodeDescribeGroupsRequestV1 },
@@ -117,10 +121,14 @@ export const DescribeGroupsRequestCodecs: GeneratedMessage = {
 /** DescribeGroupsResponse, every version: a field not in a version holds its default. */
 export interface DescribeGroupsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 1+.
    */
   throttleTimeMs: number;
   /**
+   * Description of each requested group.
+   *
    * Versions 0+.
    */
   groups: DescribeGroupsResponseDescribedGroup[];
@@ -130,26 +138,38 @@ export interface DescribeGroupsResponse {
 /** One DescribedGroupMember of DescribeGroupsResponse. */
 export interface DescribeGroupsResponseDescribedGroupMember {
   /**
+   * Id the coordinator gave the member.
+   *
    * Versions 0+.
    */
   memberId: string;
   /**
+   * v4+: static member id, or null for a dynamic member.
+   *
    * Versions 4+; nullable in 4+; default null.
    */
   groupInstanceId: string | null;
   /**
+   * client.id the member connected with.
+   *
    * Versions 0+.
    */
   clientId: string;
   /**
+   * Host the member connected from.
+   *
    * Versions 0+.
    */
   clientHost: string;
   /**
+   * Member's protocol metadata; for consumers an encoded ConsumerProtocolSubscription.
+   *
    * Versions 0+.
    */
   memberMetadata: Buffer;
   /**
+   * Member's assignment; for consumers an encoded ConsumerProtocolAssignment.
+   *
    * Versions 0+.
    */
   memberAssignment: Buffer;
@@ -159,34 +179,50 @@ export interface DescribeGroupsResponseDescribedGroupMember {
 /** One DescribedGroup of DescribeGroupsResponse. */
 export interface DescribeGroupsResponseDescribedGroup {
   /**
+   * Error for this group; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * v6+: broker's explanation of the error, or null.
+   *
    * Versions 6+; nullable in 6+; default null.
    */
   errorMessage: string | null;
   /**
+   * Id of the described group.
+   *
    * Versions 0+.
    */
   groupId: string;
   /**
+   * Group state, e.g. "Stable", "PreparingRebalance", "Empty", "Dead".
+   *
    * Versions 0+.
    */
   groupState: string;
   /**
+   * Kind of group, e.g. "consumer"; empty if it has no members.
+   *
    * Versions 0+.
    */
   protocolType: string;
   /**
+   * Protocol (assignor) the group uses once stable, e.g. "range"; empty otherwise.
+   *
    * Versions 0+.
    */
   protocolData: string;
   /**
+   * The group's members.
+   *
    * Versions 0+.
    */
   members: DescribeGroupsResponseDescribedGroupMember[];
   /**
+   * v3+: bit set of the ACL operation codes the caller may perform; INT32_MIN if not requested.
+   *
    * Versions 3+; default -2147483648.
    */
   authorizedOperations: number;
@@ -331,7 +367,7 @@ function decodeDescribeGroupsResponseV6(r: Reader): Record<string, unknown> { tr
 
 /** DescribeGroupsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeGroupsResponseCodecs: GeneratedMessage = {
-  fingerprint: "492cc4fd4c9",
+  fingerprint: "21662ab78be",
   versions: {
     0: { decode: decodeDescribeGroupsResponseV0, encode: encodeDescribeGroupsResponseV0 },
     1: { decode: decodeDescribeGroupsResponseV1, encode: encodeDescribeGroupsResponseV1 },

@@ -18,6 +18,8 @@ import {
 /** DescribeProducersRequest, every version: a field not in a version holds its default. */
 export interface DescribeProducersRequest {
   /**
+   * Topics whose partitions' active producers to describe.
+   *
    * Versions 0+.
    */
   topics: DescribeProducersRequestTopicRequest[];
@@ -27,10 +29,14 @@ export interface DescribeProducersRequest {
 /** One TopicRequest of DescribeProducersRequest. */
 export interface DescribeProducersRequestTopicRequest {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Partition indexes to describe.
+   *
    * Versions 0+.
    */
   partitionIndexes: number[];
@@ -63,7 +69,7 @@ function decodeDescribeProducersRequestV0(r: Reader): Record<string, unknown> { 
 
 /** DescribeProducersRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeProducersRequestCodecs: GeneratedMessage = {
-  fingerprint: "5935fc0b14d",
+  fingerprint: "3ed69fcc1c7",
   versions: {
     0: { decode: decodeDescribeProducersRequestV0, encode: encodeDescribeProducersRequestV0 },
   },
@@ -72,10 +78,14 @@ export const DescribeProducersRequestCodecs: GeneratedMessage = {
 /** DescribeProducersResponse, every version: a field not in a version holds its default. */
 export interface DescribeProducersResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each requested topic.
+   *
    * Versions 0+.
    */
   topics: DescribeProducersResponseTopicResponse[];
@@ -85,26 +95,38 @@ export interface DescribeProducersResponse {
 /** One ProducerState of DescribeProducersResponse. */
 export interface DescribeProducersResponseProducerState {
   /**
+   * Id of the producer this state belongs to.
+   *
    * Versions 0+.
    */
   producerId: bigint;
   /**
+   * Latest epoch seen from this producer (int32 here, unlike other APIs).
+   *
    * Versions 0+.
    */
   producerEpoch: number;
   /**
+   * Sequence number of the last record batch written; -1 if none.
+   *
    * Versions 0+; default -1.
    */
   lastSequence: number;
   /**
+   * Timestamp (ms) of the last record written by the producer; -1 if unknown.
+   *
    * Versions 0+; default -1.
    */
   lastTimestamp: bigint;
   /**
+   * Epoch of the transaction coordinator that last wrote a marker for it; -1 if none.
+   *
    * Versions 0+.
    */
   coordinatorEpoch: number;
   /**
+   * First offset of the producer's open transaction; -1 if no transaction is open (a stuck one holds back the LSO).
+   *
    * Versions 0+; default -1.
    */
   currentTxnStartOffset: bigint;
@@ -114,18 +136,26 @@ export interface DescribeProducersResponseProducerState {
 /** One PartitionResponse of DescribeProducersResponse. */
 export interface DescribeProducersResponsePartitionResponse {
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Error for this partition; 0 for none (NOT_LEADER_OR_FOLLOWER if asked of the wrong broker).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   errorMessage: string | null;
   /**
+   * Producers the partition leader still keeps state for.
+   *
    * Versions 0+.
    */
   activeProducers: DescribeProducersResponseProducerState[];
@@ -135,10 +165,14 @@ export interface DescribeProducersResponsePartitionResponse {
 /** One TopicResponse of DescribeProducersResponse. */
 export interface DescribeProducersResponseTopicResponse {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Result for each requested partition.
+   *
    * Versions 0+.
    */
   partitions: DescribeProducersResponsePartitionResponse[];
@@ -189,7 +223,7 @@ function decodeDescribeProducersResponseV0(r: Reader): Record<string, unknown> {
 
 /** DescribeProducersResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeProducersResponseCodecs: GeneratedMessage = {
-  fingerprint: "3b4f3b05487",
+  fingerprint: "cd0639dc83f",
   versions: {
     0: { decode: decodeDescribeProducersResponseV0, encode: encodeDescribeProducersResponseV0 },
   },

@@ -18,6 +18,8 @@ import {
 /** DescribeTransactionsRequest, every version: a field not in a version holds its default. */
 export interface DescribeTransactionsRequest {
   /**
+   * Transactional ids to describe, each asked of its transaction coordinator.
+   *
    * Versions 0+.
    */
   transactionalIds: string[];
@@ -40,7 +42,7 @@ function decodeDescribeTransactionsRequestV0(r: Reader): Record<string, unknown>
 
 /** DescribeTransactionsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeTransactionsRequestCodecs: GeneratedMessage = {
-  fingerprint: "f5bc46beaf",
+  fingerprint: "faed9666101",
   versions: {
     0: { decode: decodeDescribeTransactionsRequestV0, encode: encodeDescribeTransactionsRequestV0 },
   },
@@ -49,10 +51,14 @@ export const DescribeTransactionsRequestCodecs: GeneratedMessage = {
 /** DescribeTransactionsResponse, every version: a field not in a version holds its default. */
 export interface DescribeTransactionsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * State of each requested transactional id.
+   *
    * Versions 0+.
    */
   transactionStates: DescribeTransactionsResponseTransactionState[];
@@ -62,10 +68,14 @@ export interface DescribeTransactionsResponse {
 /** One TopicData of DescribeTransactionsResponse. */
 export interface DescribeTransactionsResponseTopicData {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   topic: string;
   /**
+   * Partition indexes of the topic in the transaction.
+   *
    * Versions 0+.
    */
   partitions: number[];
@@ -75,34 +85,50 @@ export interface DescribeTransactionsResponseTopicData {
 /** One TransactionState of DescribeTransactionsResponse. */
 export interface DescribeTransactionsResponseTransactionState {
   /**
+   * Error for this id; 0 for none (TRANSACTIONAL_ID_NOT_FOUND if unknown).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Transactional id described.
+   *
    * Versions 0+.
    */
   transactionalId: string;
   /**
+   * Coordinator state, e.g. "Empty", "Ongoing", "PrepareCommit", "CompleteAbort".
+   *
    * Versions 0+.
    */
   transactionState: string;
   /**
+   * Transaction timeout (ms) the producer asked for in InitProducerId.
+   *
    * Versions 0+.
    */
   transactionTimeoutMs: number;
   /**
+   * When the open transaction started (epoch ms); -1 if none is open.
+   *
    * Versions 0+.
    */
   transactionStartTimeMs: bigint;
   /**
+   * Producer id currently bound to the transactional id.
+   *
    * Versions 0+.
    */
   producerId: bigint;
   /**
+   * Current producer epoch.
+   *
    * Versions 0+.
    */
   producerEpoch: number;
   /**
+   * Partitions in the open transaction, by topic.
+   *
    * Versions 0+.
    */
   topics: DescribeTransactionsResponseTopicData[];
@@ -145,7 +171,7 @@ function decodeDescribeTransactionsResponseV0(r: Reader): Record<string, unknown
 
 /** DescribeTransactionsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeTransactionsResponseCodecs: GeneratedMessage = {
-  fingerprint: "d3f163243ac",
+  fingerprint: "7706b24668a",
   versions: {
     0: { decode: decodeDescribeTransactionsResponseV0, encode: encodeDescribeTransactionsResponseV0 },
   },

@@ -18,18 +18,26 @@ import {
 /** EndTxnRequest, every version: a field not in a version holds its default. */
 export interface EndTxnRequest {
   /**
+   * Transactional id of the producer ending its transaction.
+   *
    * Versions 0+.
    */
   transactionalId: string;
   /**
+   * Producer id from InitProducerId.
+   *
    * Versions 0+.
    */
   producerId: bigint;
   /**
+   * Producer epoch; an older epoch is fenced.
+   *
    * Versions 0+.
    */
   producerEpoch: number;
   /**
+   * True to commit the transaction, false to abort it.
+   *
    * Versions 0+.
    */
   committed: boolean;
@@ -94,7 +102,7 @@ function decodeEndTxnRequestV5(r: Reader): Record<string, unknown> { try { retur
 
 /** EndTxnRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const EndTxnRequestCodecs: GeneratedMessage = {
-  fingerprint: "8548fcb312c",
+  fingerprint: "c023c7e3203",
   versions: {
     0: { decode: decodeEndTxnRequestV0, encode: encodeEndTxnRequestV0 },
     1: { decode: decodeEndTxnRequestV1, encode: encodeEndTxnRequestV1 },
@@ -108,18 +116,26 @@ export const EndTxnRequestCodecs: GeneratedMessage = {
 /** EndTxnResponse, every version: a field not in a version holds its default. */
 export interface EndTxnResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Error; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * v5+: producer id to use for the next transaction (KIP-890 bumps the epoch each time); -1 if not given.
+   *
    * Versions 5+; default -1.
    */
   producerId: bigint;
   /**
+   * v5+: producer epoch to use for the next transaction; -1 if not given.
+   *
    * Versions 5+; default -1.
    */
   producerEpoch: number;
@@ -188,7 +204,7 @@ function decodeEndTxnResponseV5(r: Reader): Record<string, unknown> { try { retu
 
 /** EndTxnResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const EndTxnResponseCodecs: GeneratedMessage = {
-  fingerprint: "9da3b60817c",
+  fingerprint: "656299b02b8",
   versions: {
     0: { decode: decodeEndTxnResponseV0, encode: encodeEndTxnResponseV0 },
     1: { decode: decodeEndTxnResponseV1, encode: encodeEndTxnResponseV1 },

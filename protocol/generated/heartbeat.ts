@@ -18,7 +18,7 @@ import {
 /** HeartbeatRequest, every version: a field not in a version holds its default. */
 export interface HeartbeatRequest {
   /**
-   * Group id.
+   * Id of the group the member belongs to.
    *
    * Versions 0+.
    */
@@ -30,7 +30,7 @@ export interface HeartbeatRequest {
    */
   generationId: number;
   /**
-   * Member id.
+   * Id the coordinator gave the member.
    *
    * Versions 0+.
    */
@@ -98,7 +98,7 @@ function decodeHeartbeatRequestV4(r: Reader): Record<string, unknown> { try { re
 
 /** HeartbeatRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const HeartbeatRequestCodecs: GeneratedMessage = {
-  fingerprint: "02c2fc9e1b9",
+  fingerprint: "25bc1acd1ef",
   versions: {
     0: { decode: decodeHeartbeatRequestV0, encode: encodeHeartbeatRequestV0 },
     1: { decode: decodeHeartbeatRequestV1, encode: encodeHeartbeatRequestV1 },

@@ -280,7 +280,7 @@ export interface JoinGroupResponse {
 /** One JoinGroupResponseMember of JoinGroupResponse. */
 export interface JoinGroupResponseJoinGroupResponseMember {
   /**
-   * Member id.
+   * Id of this member.
    *
    * Versions 0+.
    */
@@ -428,7 +428,7 @@ function decodeJoinGroupResponseV9(r: Reader): Record<string, unknown> { try { r
 
 /** JoinGroupResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const JoinGroupResponseCodecs: GeneratedMessage = {
-  fingerprint: "c7305e99668",
+  fingerprint: "fa5ce78e670",
   versions: {
     0: { decode: decodeJoinGroupResponseV0, encode: encodeJoinGroupResponseV0 },
     1: { decode: decodeJoinGroupResponseV1, encode: encodeJoinGroupResponseV1 },

@@ -41,7 +41,7 @@ export interface LeaveGroupRequest {
 /** One MemberIdentity of LeaveGroupRequest. */
 export interface LeaveGroupRequestMemberIdentity {
   /**
-   * Member id.
+   * Id of the member that leaves.
    *
    * Versions 3+.
    */
@@ -149,7 +149,7 @@ function decodeLeaveGroupRequestV5(r: Reader): Record<string, unknown> { try { r
 
 /** LeaveGroupRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const LeaveGroupRequestCodecs: GeneratedMessage = {
-  fingerprint: "df8b0bfd326",
+  fingerprint: "e58ae55b339",
   versions: {
     0: { decode: decodeLeaveGroupRequestV0, encode: encodeLeaveGroupRequestV0 },
     1: { decode: decodeLeaveGroupRequestV1, encode: encodeLeaveGroupRequestV1 },
@@ -186,7 +186,7 @@ export interface LeaveGroupResponse {
 /** One MemberResponse of LeaveGroupResponse. */
 export interface LeaveGroupResponseMemberResponse {
   /**
-   * Member id.
+   * Id of the member the result is for.
    *
    * Versions 3+.
    */
@@ -288,7 +288,7 @@ function decodeLeaveGroupResponseV5(r: Reader): Record<string, unknown> { try { 
 
 /** LeaveGroupResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const LeaveGroupResponseCodecs: GeneratedMessage = {
-  fingerprint: "712d56cd320",
+  fingerprint: "5588afb7339",
   versions: {
     0: { decode: decodeLeaveGroupResponseV0, encode: encodeLeaveGroupResponseV0 },
     1: { decode: decodeLeaveGroupResponseV1, encode: encodeLeaveGroupResponseV1 },

@@ -18,10 +18,14 @@ import {
 /** ListGroupsRequest, every version: a field not in a version holds its default. */
 export interface ListGroupsRequest {
   /**
+   * v4+: only list groups in these states; empty for any state.
+   *
    * Versions 4+.
    */
   statesFilter: string[];
   /**
+   * v5+: only list groups of these types ("classic", "consumer", "share"); empty for any.
+   *
    * Versions 5+.
    */
   typesFilter: string[];
@@ -96,7 +100,7 @@ function decodeListGroupsRequestV5(r: Reader): Record<string, unknown> { try { r
 
 /** ListGroupsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ListGroupsRequestCodecs: GeneratedMessage = {
-  fingerprint: "379ff089f0",
+  fingerprint: "33a4598e198",
   versions: {
     0: { decode: decodeListGroupsRequestV0, encode: encodeListGroupsRequestV0 },
     1: { decode: decodeListGroupsRequestV1, encode: encodeListGroupsRequestV1 },
@@ -110,14 +114,20 @@ export const ListGroupsRequestCodecs: GeneratedMessage = {
 /** ListGroupsResponse, every version: a field not in a version holds its default. */
 export interface ListGroupsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 1+.
    */
   throttleTimeMs: number;
   /**
+   * Error; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Groups this broker coordinates that match the filters.
+   *
    * Versions 0+.
    */
   groups: ListGroupsResponseListedGroup[];
@@ -127,18 +137,26 @@ export interface ListGroupsResponse {
 /** One ListedGroup of ListGroupsResponse. */
 export interface ListGroupsResponseListedGroup {
   /**
+   * Id of the listed group.
+   *
    * Versions 0+.
    */
   groupId: string;
   /**
+   * Kind of group, e.g. "consumer"; empty for a consumer-protocol group without classic members.
+   *
    * Versions 0+.
    */
   protocolType: string;
   /**
+   * v4+: group state, e.g. "Stable" or "Empty".
+   *
    * Versions 4+.
    */
   groupState: string;
   /**
+   * v5+: group type, e.g. "classic" or "consumer".
+   *
    * Versions 5+.
    */
   groupType: string;
@@ -243,7 +261,7 @@ function decodeListGroupsResponseV5(r: Reader): Record<string, unknown> { try { 
 
 /** ListGroupsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ListGroupsResponseCodecs: GeneratedMessage = {
-  fingerprint: "4a5e248d23d",
+  fingerprint: "434b5f7f3f5",
   versions: {
     0: { decode: decodeListGroupsResponseV0, encode: encodeListGroupsResponseV0 },
     1: { decode: decodeListGroupsResponseV1, encode: encodeListGroupsResponseV1 },

@@ -18,18 +18,26 @@ import {
 /** ListTransactionsRequest, every version: a field not in a version holds its default. */
 export interface ListTransactionsRequest {
   /**
+   * Only list transactions in these states; empty for any state.
+   *
    * Versions 0+.
    */
   stateFilters: string[];
   /**
+   * Only list transactions of these producer ids; empty for any.
+   *
    * Versions 0+.
    */
   producerIdFilters: bigint[];
   /**
+   * v1+: only list transactions open longer than this many ms; -1 for no limit.
+   *
    * Versions 1+; default -1.
    */
   durationFilter: bigint;
   /**
+   * v2+: only list transactional ids matching this regular expression; null or empty for any.
+   *
    * Versions 2+; nullable in 2+; default null.
    */
   transactionalIdPattern: string | null;
@@ -78,7 +86,7 @@ function decodeListTransactionsRequestV2(r: Reader): Record<string, unknown> { t
 
 /** ListTransactionsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ListTransactionsRequestCodecs: GeneratedMessage = {
-  fingerprint: "9720dfac1a5",
+  fingerprint: "b17981a42e5",
   versions: {
     0: { decode: decodeListTransactionsRequestV0, encode: encodeListTransactionsRequestV0 },
     1: { decode: decodeListTransactionsRequestV1, encode: encodeListTransactionsRequestV1 },
@@ -89,18 +97,26 @@ export const ListTransactionsRequestCodecs: GeneratedMessage = {
 /** ListTransactionsResponse, every version: a field not in a version holds its default. */
 export interface ListTransactionsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Error; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * State filters of the request that the broker does not know.
+   *
    * Versions 0+.
    */
   unknownStateFilters: string[];
   /**
+   * Matching transactions this broker coordinates.
+   *
    * Versions 0+.
    */
   transactionStates: ListTransactionsResponseTransactionState[];
@@ -110,14 +126,20 @@ export interface ListTransactionsResponse {
 /** One TransactionState of ListTransactionsResponse. */
 export interface ListTransactionsResponseTransactionState {
   /**
+   * Transactional id of the listed transaction.
+   *
    * Versions 0+.
    */
   transactionalId: string;
   /**
+   * Producer id currently bound to it.
+   *
    * Versions 0+.
    */
   producerId: bigint;
   /**
+   * Coordinator state, e.g. "Ongoing" or "CompleteCommit".
+   *
    * Versions 0+.
    */
   transactionState: string;
@@ -164,7 +186,7 @@ function decodeListTransactionsResponseV2(r: Reader): Record<string, unknown> { 
 
 /** ListTransactionsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ListTransactionsResponseCodecs: GeneratedMessage = {
-  fingerprint: "1dce03ac25c",
+  fingerprint: "6317dd3c3f8",
   versions: {
     0: { decode: decodeListTransactionsResponseV0, encode: encodeListTransactionsResponseV0 },
     1: { decode: decodeListTransactionsResponseV1, encode: encodeListTransactionsResponseV1 },

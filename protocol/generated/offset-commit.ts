@@ -59,7 +59,7 @@ export interface OffsetCommitRequest {
 /** One OffsetCommitRequestPartition of OffsetCommitRequest. */
 export interface OffsetCommitRequestOffsetCommitRequestPartition {
   /**
-   * Partition index.
+   * Partition index within the topic.
    *
    * Versions 0+.
    */
@@ -298,7 +298,7 @@ function decodeOffsetCommitRequestV10(r: Reader): Record<string, unknown> { try 
 
 /** OffsetCommitRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const OffsetCommitRequestCodecs: GeneratedMessage = {
-  fingerprint: "830f4fb783d",
+  fingerprint: "7844e89084e",
   versions: {
     0: { decode: decodeOffsetCommitRequestV0, encode: encodeOffsetCommitRequestV0 },
     1: { decode: decodeOffsetCommitRequestV1, encode: encodeOffsetCommitRequestV1 },
@@ -334,7 +334,7 @@ export interface OffsetCommitResponse {
 /** One OffsetCommitResponsePartition of OffsetCommitResponse. */
 export interface OffsetCommitResponseOffsetCommitResponsePartition {
   /**
-   * Partition index.
+   * Partition index within the topic.
    *
    * Versions 0+.
    */
@@ -511,7 +511,7 @@ function decodeOffsetCommitResponseV10(r: Reader): Record<string, unknown> { try
 
 /** OffsetCommitResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const OffsetCommitResponseCodecs: GeneratedMessage = {
-  fingerprint: "3df90533408",
+  fingerprint: "f7d2f4db419",
   versions: {
     0: { decode: decodeOffsetCommitResponseV0, encode: encodeOffsetCommitResponseV0 },
     1: { decode: decodeOffsetCommitResponseV1, encode: encodeOffsetCommitResponseV1 },

@@ -18,10 +18,14 @@ import {
 /** OffsetDeleteRequest, every version: a field not in a version holds its default. */
 export interface OffsetDeleteRequest {
   /**
+   * Group whose committed offsets to delete.
+   *
    * Versions 0+.
    */
   groupId: string;
   /**
+   * Partitions whose committed offsets to delete, by topic.
+   *
    * Versions 0+.
    */
   topics: OffsetDeleteRequestOffsetDeleteRequestTopic[];
@@ -31,6 +35,8 @@ export interface OffsetDeleteRequest {
 /** One OffsetDeleteRequestPartition of OffsetDeleteRequest. */
 export interface OffsetDeleteRequestOffsetDeleteRequestPartition {
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
@@ -40,10 +46,14 @@ export interface OffsetDeleteRequestOffsetDeleteRequestPartition {
 /** One OffsetDeleteRequestTopic of OffsetDeleteRequest. */
 export interface OffsetDeleteRequestOffsetDeleteRequestTopic {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Partitions of the topic.
+   *
    * Versions 0+.
    */
   partitions: OffsetDeleteRequestOffsetDeleteRequestPartition[];
@@ -84,7 +94,7 @@ function decodeOffsetDeleteRequestV0(r: Reader): Record<string, unknown> { try {
 
 /** OffsetDeleteRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const OffsetDeleteRequestCodecs: GeneratedMessage = {
-  fingerprint: "64678f1c1f7",
+  fingerprint: "cd641fea2c7",
   versions: {
     0: { decode: decodeOffsetDeleteRequestV0, encode: encodeOffsetDeleteRequestV0 },
   },
@@ -93,14 +103,20 @@ export const OffsetDeleteRequestCodecs: GeneratedMessage = {
 /** OffsetDeleteResponse, every version: a field not in a version holds its default. */
 export interface OffsetDeleteResponse {
   /**
+   * Error for the whole request; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each requested topic.
+   *
    * Versions 0+.
    */
   topics: OffsetDeleteResponseOffsetDeleteResponseTopic[];
@@ -110,10 +126,14 @@ export interface OffsetDeleteResponse {
 /** One OffsetDeleteResponsePartition of OffsetDeleteResponse. */
 export interface OffsetDeleteResponseOffsetDeleteResponsePartition {
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Error; 0 if deleted (GROUP_SUBSCRIBED_TO_TOPIC while a member still consumes the topic).
+   *
    * Versions 0+.
    */
   errorCode: number;
@@ -123,10 +143,14 @@ export interface OffsetDeleteResponseOffsetDeleteResponsePartition {
 /** One OffsetDeleteResponseTopic of OffsetDeleteResponse. */
 export interface OffsetDeleteResponseOffsetDeleteResponseTopic {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Result for each requested partition.
+   *
    * Versions 0+.
    */
   partitions: OffsetDeleteResponseOffsetDeleteResponsePartition[];
@@ -163,7 +187,7 @@ function decodeOffsetDeleteResponseV0(r: Reader): Record<string, unknown> { try 
 
 /** OffsetDeleteResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const OffsetDeleteResponseCodecs: GeneratedMessage = {
-  fingerprint: "b04ea814279",
+  fingerprint: "788ae3df403",
   versions: {
     0: { decode: decodeOffsetDeleteResponseV0, encode: encodeOffsetDeleteResponseV0 },
   },

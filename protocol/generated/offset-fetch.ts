@@ -87,7 +87,7 @@ export interface OffsetFetchRequestOffsetFetchRequestTopics {
 /** One OffsetFetchRequestGroup of OffsetFetchRequest. */
 export interface OffsetFetchRequestOffsetFetchRequestGroup {
   /**
-   * Group id.
+   * Id of the group whose offsets to fetch.
    *
    * Versions 8+.
    */
@@ -291,7 +291,7 @@ function decodeOffsetFetchRequestV10(r: Reader): Record<string, unknown> { try {
 
 /** OffsetFetchRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const OffsetFetchRequestCodecs: GeneratedMessage = {
-  fingerprint: "a88f176a79b",
+  fingerprint: "8ce3b87d7b9",
   versions: {
     0: { decode: decodeOffsetFetchRequestV0, encode: encodeOffsetFetchRequestV0 },
     1: { decode: decodeOffsetFetchRequestV1, encode: encodeOffsetFetchRequestV1 },
@@ -339,7 +339,7 @@ export interface OffsetFetchResponse {
 /** One OffsetFetchResponsePartition of OffsetFetchResponse. */
 export interface OffsetFetchResponseOffsetFetchResponsePartition {
   /**
-   * Partition index.
+   * Partition index within the topic.
    *
    * Versions 0-7.
    */
@@ -391,7 +391,7 @@ export interface OffsetFetchResponseOffsetFetchResponseTopic {
 /** One OffsetFetchResponsePartitions of OffsetFetchResponse. */
 export interface OffsetFetchResponseOffsetFetchResponsePartitions {
   /**
-   * Partition index.
+   * Partition index within the topic.
    *
    * Versions 8+.
    */
@@ -449,7 +449,7 @@ export interface OffsetFetchResponseOffsetFetchResponseTopics {
 /** One OffsetFetchResponseGroup of OffsetFetchResponse. */
 export interface OffsetFetchResponseOffsetFetchResponseGroup {
   /**
-   * Group id.
+   * Id of the group the offsets belong to.
    *
    * Versions 8+.
    */
@@ -667,7 +667,7 @@ function decodeOffsetFetchResponseV10(r: Reader): Record<string, unknown> { try 
 
 /** OffsetFetchResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const OffsetFetchResponseCodecs: GeneratedMessage = {
-  fingerprint: "2b148066b59",
+  fingerprint: "10e84b2fb98",
   versions: {
     0: { decode: decodeOffsetFetchResponseV0, encode: encodeOffsetFetchResponseV0 },
     1: { decode: decodeOffsetFetchResponseV1, encode: encodeOffsetFetchResponseV1 },

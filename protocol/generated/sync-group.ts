@@ -18,7 +18,7 @@ import {
 /** SyncGroupRequest, every version: a field not in a version holds its default. */
 export interface SyncGroupRequest {
   /**
-   * Group id.
+   * Id of the group being synchronized.
    *
    * Versions 0+.
    */
@@ -30,7 +30,7 @@ export interface SyncGroupRequest {
    */
   generationId: number;
   /**
-   * Member id.
+   * Id the coordinator gave this member.
    *
    * Versions 0+.
    */
@@ -65,7 +65,7 @@ export interface SyncGroupRequest {
 /** One SyncGroupRequestAssignment of SyncGroupRequest. */
 export interface SyncGroupRequestSyncGroupRequestAssignment {
   /**
-   * Member id.
+   * Id of the member the assignment is for.
    *
    * Versions 0+.
    */
@@ -161,7 +161,7 @@ function decodeSyncGroupRequestV5(r: Reader): Record<string, unknown> { try { re
 
 /** SyncGroupRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const SyncGroupRequestCodecs: GeneratedMessage = {
-  fingerprint: "40ff41df475",
+  fingerprint: "9d37c19e4c6",
   versions: {
     0: { decode: decodeSyncGroupRequestV0, encode: encodeSyncGroupRequestV0 },
     1: { decode: decodeSyncGroupRequestV1, encode: encodeSyncGroupRequestV1 },

@@ -18,34 +18,50 @@ import {
 /** TxnOffsetCommitRequest, every version: a field not in a version holds its default. */
 export interface TxnOffsetCommitRequest {
   /**
+   * Transactional id of the producer committing the offsets.
+   *
    * Versions 0+.
    */
   transactionalId: string;
   /**
+   * Consumer group the offsets are committed for.
+   *
    * Versions 0+.
    */
   groupId: string;
   /**
+   * Producer id from InitProducerId.
+   *
    * Versions 0+.
    */
   producerId: bigint;
   /**
+   * Producer epoch; an older epoch is fenced.
+   *
    * Versions 0+.
    */
   producerEpoch: number;
   /**
+   * v3+: group generation (classic) or member epoch (consumer protocol) for fencing; -1 skips the check.
+   *
    * Versions 3+; default -1.
    */
   generationIdOrMemberEpoch: number;
   /**
+   * v3+: consumer's member id in the group; empty skips the check.
+   *
    * Versions 3+; default .
    */
   memberId: string;
   /**
+   * v3+: consumer's static member id, or null for a dynamic member.
+   *
    * Versions 3+; nullable in 3+; default null.
    */
   groupInstanceId: string | null;
   /**
+   * Offsets to commit, by topic.
+   *
    * Versions 0+.
    */
   topics: TxnOffsetCommitRequestTxnOffsetCommitRequestTopic[];
@@ -55,18 +71,26 @@ export interface TxnOffsetCommitRequest {
 /** One TxnOffsetCommitRequestPartition of TxnOffsetCommitRequest. */
 export interface TxnOffsetCommitRequestTxnOffsetCommitRequestPartition {
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Offset of the next record to consume (last processed + 1), visible once the transaction commits.
+   *
    * Versions 0+.
    */
   committedOffset: bigint;
   /**
+   * v2+: leader epoch of the last consumed record, for truncation detection; -1 if unknown.
+   *
    * Versions 2+; default -1.
    */
   committedLeaderEpoch: number;
   /**
+   * Free-form text stored with the offset, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   committedMetadata: string | null;
@@ -76,14 +100,20 @@ export interface TxnOffsetCommitRequestTxnOffsetCommitRequestPartition {
 /** One TxnOffsetCommitRequestTopic of TxnOffsetCommitRequest. */
 export interface TxnOffsetCommitRequestTxnOffsetCommitRequestTopic {
   /**
+   * Topic name (v0-5).
+   *
    * Versions 0-5.
    */
   name: string;
   /**
+   * Topic id, in place of the name from v6.
+   *
    * Versions 6+.
    */
   topicId: string;
   /**
+   * Offsets to commit for each partition of the topic.
+   *
    * Versions 0+.
    */
   partitions: TxnOffsetCommitRequestTxnOffsetCommitRequestPartition[];
@@ -214,7 +244,7 @@ function decodeTxnOffsetCommitRequestV6(r: Reader): Record<string, unknown> { tr
 
 /** TxnOffsetCommitRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const TxnOffsetCommitRequestCodecs: GeneratedMessage = {
-  fingerprint: "020703d44cc",
+  fingerprint: "54cb39af870",
   versions: {
     0: { decode: decodeTxnOffsetCommitRequestV0, encode: encodeTxnOffsetCommitRequestV0 },
     1: { decode: decodeTxnOffsetCommitRequestV1, encode: encodeTxnOffsetCommitRequestV1 },
@@ -229,10 +259,14 @@ export const TxnOffsetCommitRequestCodecs: GeneratedMessage = {
 /** TxnOffsetCommitResponse, every version: a field not in a version holds its default. */
 export interface TxnOffsetCommitResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each topic of the request.
+   *
    * Versions 0+.
    */
   topics: TxnOffsetCommitResponseTxnOffsetCommitResponseTopic[];
@@ -242,10 +276,14 @@ export interface TxnOffsetCommitResponse {
 /** One TxnOffsetCommitResponsePartition of TxnOffsetCommitResponse. */
 export interface TxnOffsetCommitResponseTxnOffsetCommitResponsePartition {
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Error for this partition; 0 if the offset is staged in the transaction.
+   *
    * Versions 0+.
    */
   errorCode: number;
@@ -255,14 +293,20 @@ export interface TxnOffsetCommitResponseTxnOffsetCommitResponsePartition {
 /** One TxnOffsetCommitResponseTopic of TxnOffsetCommitResponse. */
 export interface TxnOffsetCommitResponseTxnOffsetCommitResponseTopic {
   /**
+   * Topic name (v0-5).
+   *
    * Versions 0-5.
    */
   name: string;
   /**
+   * Topic id, in place of the name from v6.
+   *
    * Versions 6+.
    */
   topicId: string;
   /**
+   * Result for each partition of the topic.
+   *
    * Versions 0+.
    */
   partitions: TxnOffsetCommitResponseTxnOffsetCommitResponsePartition[];
@@ -373,7 +417,7 @@ function decodeTxnOffsetCommitResponseV6(r: Reader): Record<string, unknown> { t
 
 /** TxnOffsetCommitResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const TxnOffsetCommitResponseCodecs: GeneratedMessage = {
-  fingerprint: "742130a02a2",
+  fingerprint: "6f927feb429",
   versions: {
     0: { decode: decodeTxnOffsetCommitResponseV0, encode: encodeTxnOffsetCommitResponseV0 },
     1: { decode: decodeTxnOffsetCommitResponseV1, encode: encodeTxnOffsetCommitResponseV1 },
