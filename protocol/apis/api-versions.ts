@@ -23,7 +23,7 @@ export const ApiVersions = defineApi({
     field(
       'apiKeys',
       structs('ApiVersion', [
-        field('apiKey', 'int16', '0+', { doc: 'API key.' }),
+        field('apiKey', 'int16', '0+', { doc: 'Key of the API this range is for, e.g. 0 Produce, 1 Fetch.' }),
         field('minVersion', 'int16', '0+', { doc: 'Oldest version the broker accepts.' }),
         field('maxVersion', 'int16', '0+', { doc: 'Newest version the broker accepts.' }),
       ]),

@@ -15,25 +15,34 @@ export const CreateAcls = defineApi({
     field(
       'creations',
       structs('AclCreation', [
-        field('resourceType', 'int8', '0+'),
-        field('resourceName', 'string', '0+'),
+        field('resourceType', 'int8', '0+', {
+          doc: 'Resource type code, e.g. 2 TOPIC, 3 GROUP, 4 CLUSTER, 5 TRANSACTIONAL_ID.',
+        }),
+        field('resourceName', 'string', '0+', { doc: 'Resource name, or "*" for every resource of the type.' }),
         // 3 is LITERAL, the only pattern v0 can express.
-        field('resourcePatternType', 'int8', '1+', { default: 3 }),
+        field('resourcePatternType', 'int8', '1+', {
+          doc: 'v1+: 3 LITERAL (the exact name) or 4 PREFIXED (every name starting with it).',
+          default: 3,
+        }),
         ...ACL_ENTRY_FIELDS,
       ]),
       '0+',
+      { doc: 'ACL entries to create.' },
     ),
   ],
   response: [
-    field('throttleTimeMs', 'int32', '0+'),
+    field('throttleTimeMs', 'int32', '0+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+    }),
     // One result per creation, in request order.
     field(
       'results',
       structs('AclCreationResult', [
-        field('errorCode', 'int16', '0+'),
-        field('errorMessage', 'string', '0+', { nullable: '0+' }),
+        field('errorCode', 'int16', '0+', { doc: 'Error for this entry; 0 if created.' }),
+        field('errorMessage', 'string', '0+', { doc: "Broker's explanation of the error, or null.", nullable: '0+' }),
       ]),
       '0+',
+      { doc: 'Result for each creation, in request order.' },
     ),
   ],
 });

@@ -14,18 +14,25 @@ export const DescribeAcls = defineApi({
   flexible: '2+',
   request: [...ACL_FILTER_FIELDS],
   response: [
-    field('throttleTimeMs', 'int32', '0+'),
-    field('errorCode', 'int16', '0+'),
-    field('errorMessage', 'string', '0+', { nullable: '0+' }),
+    field('throttleTimeMs', 'int32', '0+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+    }),
+    field('errorCode', 'int16', '0+', { doc: 'Error; 0 for none (SECURITY_DISABLED if no authorizer is configured).' }),
+    field('errorMessage', 'string', '0+', { doc: "Broker's explanation of the error, or null.", nullable: '0+' }),
     field(
       'resources',
       structs('DescribeAclsResource', [
-        field('resourceType', 'int8', '0+'),
-        field('resourceName', 'string', '0+'),
-        field('patternType', 'int8', '1+', { default: 3, ignorable: false }),
-        field('acls', structs('AclDescription', [...ACL_ENTRY_FIELDS]), '0+'),
+        field('resourceType', 'int8', '0+', { doc: 'Resource type code.' }),
+        field('resourceName', 'string', '0+', { doc: 'Resource name, or "*".' }),
+        field('patternType', 'int8', '1+', {
+          doc: 'v1+: pattern type code of the resource: 3 LITERAL or 4 PREFIXED.',
+          default: 3,
+          ignorable: false,
+        }),
+        field('acls', structs('AclDescription', [...ACL_ENTRY_FIELDS]), '0+', { doc: 'ACL entries on this resource.' }),
       ]),
       '0+',
+      { doc: 'Matching ACLs, grouped by resource.' },
     ),
   ],
 });

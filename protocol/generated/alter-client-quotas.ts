@@ -18,10 +18,14 @@ import {
 /** AlterClientQuotasRequest, every version: a field not in a version holds its default. */
 export interface AlterClientQuotasRequest {
   /**
+   * Quota changes, one entry per entity.
+   *
    * Versions 0+.
    */
   entries: AlterClientQuotasRequestEntryData[];
   /**
+   * True to check the changes without applying them.
+   *
    * Versions 0+.
    */
   validateOnly: boolean;
@@ -31,10 +35,14 @@ export interface AlterClientQuotasRequest {
 /** One EntityData of AlterClientQuotasRequest. */
 export interface AlterClientQuotasRequestEntityData {
   /**
+   * Entity type: "user", "client-id" or "ip".
+   *
    * Versions 0+.
    */
   entityType: string;
   /**
+   * Entity name, or null for the type's default entity.
+   *
    * Versions 0+; nullable in 0+.
    */
   entityName: string | null;
@@ -44,14 +52,20 @@ export interface AlterClientQuotasRequestEntityData {
 /** One OpData of AlterClientQuotasRequest. */
 export interface AlterClientQuotasRequestOpData {
   /**
+   * Quota name, e.g. "producer_byte_rate" or "request_percentage".
+   *
    * Versions 0+.
    */
   key: string;
   /**
+   * Value to set; ignored when removing.
+   *
    * Versions 0+.
    */
   value: number;
   /**
+   * True to remove the quota instead of setting it.
+   *
    * Versions 0+.
    */
   remove: boolean;
@@ -61,10 +75,14 @@ export interface AlterClientQuotasRequestOpData {
 /** One EntryData of AlterClientQuotasRequest. */
 export interface AlterClientQuotasRequestEntryData {
   /**
+   * Components naming the entity, e.g. a user and a client id together.
+   *
    * Versions 0+.
    */
   entity: AlterClientQuotasRequestEntityData[];
   /**
+   * Quota values to set or remove on the entity.
+   *
    * Versions 0+.
    */
   ops: AlterClientQuotasRequestOpData[];
@@ -145,7 +163,7 @@ function decodeAlterClientQuotasRequestV1(r: Reader): Record<string, unknown> { 
 
 /** AlterClientQuotasRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const AlterClientQuotasRequestCodecs: GeneratedMessage = {
-  fingerprint: "94a953de2e8",
+  fingerprint: "f73f2a484f3",
   versions: {
     0: { decode: decodeAlterClientQuotasRequestV0, encode: encodeAlterClientQuotasRequestV0 },
     1: { decode: decodeAlterClientQuotasRequestV1, encode: encodeAlterClientQuotasRequestV1 },
@@ -155,10 +173,14 @@ export const AlterClientQuotasRequestCodecs: GeneratedMessage = {
 /** AlterClientQuotasResponse, every version: a field not in a version holds its default. */
 export interface AlterClientQuotasResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each entity of the request.
+   *
    * Versions 0+.
    */
   entries: AlterClientQuotasResponseEntryData[];
@@ -168,10 +190,14 @@ export interface AlterClientQuotasResponse {
 /** One EntityData of AlterClientQuotasResponse. */
 export interface AlterClientQuotasResponseEntityData {
   /**
+   * Entity type: "user", "client-id" or "ip".
+   *
    * Versions 0+.
    */
   entityType: string;
   /**
+   * Entity name, or null for the type's default entity.
+   *
    * Versions 0+; nullable in 0+.
    */
   entityName: string | null;
@@ -181,14 +207,20 @@ export interface AlterClientQuotasResponseEntityData {
 /** One EntryData of AlterClientQuotasResponse. */
 export interface AlterClientQuotasResponseEntryData {
   /**
+   * Error for this entity; 0 if applied (or valid, with validateOnly).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * The entity the result is for.
+   *
    * Versions 0+.
    */
   entity: AlterClientQuotasResponseEntityData[];
@@ -237,7 +269,7 @@ function decodeAlterClientQuotasResponseV1(r: Reader): Record<string, unknown> {
 
 /** AlterClientQuotasResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const AlterClientQuotasResponseCodecs: GeneratedMessage = {
-  fingerprint: "2d4c480a26e",
+  fingerprint: "947b635a41a",
   versions: {
     0: { decode: decodeAlterClientQuotasResponseV0, encode: encodeAlterClientQuotasResponseV0 },
     1: { decode: decodeAlterClientQuotasResponseV1, encode: encodeAlterClientQuotasResponseV1 },

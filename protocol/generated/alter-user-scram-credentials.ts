@@ -18,10 +18,14 @@ import {
 /** AlterUserScramCredentialsRequest, every version: a field not in a version holds its default. */
 export interface AlterUserScramCredentialsRequest {
   /**
+   * SCRAM credentials to delete.
+   *
    * Versions 0+.
    */
   deletions: AlterUserScramCredentialsRequestScramCredentialDeletion[];
   /**
+   * SCRAM credentials to create or replace.
+   *
    * Versions 0+.
    */
   upsertions: AlterUserScramCredentialsRequestScramCredentialUpsertion[];
@@ -31,10 +35,14 @@ export interface AlterUserScramCredentialsRequest {
 /** One ScramCredentialDeletion of AlterUserScramCredentialsRequest. */
 export interface AlterUserScramCredentialsRequestScramCredentialDeletion {
   /**
+   * User name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Mechanism whose credential to delete: 1 SCRAM-SHA-256, 2 SCRAM-SHA-512.
+   *
    * Versions 0+.
    */
   mechanism: number;
@@ -44,22 +52,32 @@ export interface AlterUserScramCredentialsRequestScramCredentialDeletion {
 /** One ScramCredentialUpsertion of AlterUserScramCredentialsRequest. */
 export interface AlterUserScramCredentialsRequestScramCredentialUpsertion {
   /**
+   * User name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Mechanism: 1 SCRAM-SHA-256, 2 SCRAM-SHA-512.
+   *
    * Versions 0+.
    */
   mechanism: number;
   /**
+   * Hash iterations the salted password was computed with (at least 4096).
+   *
    * Versions 0+.
    */
   iterations: number;
   /**
+   * Random salt the password was salted with.
+   *
    * Versions 0+.
    */
   salt: Buffer;
   /**
+   * Salted password (Hi(password, salt, iterations)); the password itself is never sent.
+   *
    * Versions 0+.
    */
   saltedPassword: Buffer;
@@ -100,7 +118,7 @@ function decodeAlterUserScramCredentialsRequestV0(r: Reader): Record<string, unk
 
 /** AlterUserScramCredentialsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const AlterUserScramCredentialsRequestCodecs: GeneratedMessage = {
-  fingerprint: "7cc35e062c7",
+  fingerprint: "edd10ebf4a5",
   versions: {
     0: { decode: decodeAlterUserScramCredentialsRequestV0, encode: encodeAlterUserScramCredentialsRequestV0 },
   },
@@ -109,10 +127,14 @@ export const AlterUserScramCredentialsRequestCodecs: GeneratedMessage = {
 /** AlterUserScramCredentialsResponse, every version: a field not in a version holds its default. */
 export interface AlterUserScramCredentialsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each user of the request.
+   *
    * Versions 0+.
    */
   results: AlterUserScramCredentialsResponseAlterUserScramCredentialsResult[];
@@ -122,14 +144,20 @@ export interface AlterUserScramCredentialsResponse {
 /** One AlterUserScramCredentialsResult of AlterUserScramCredentialsResponse. */
 export interface AlterUserScramCredentialsResponseAlterUserScramCredentialsResult {
   /**
+   * User name.
+   *
    * Versions 0+.
    */
   user: string;
   /**
+   * Error for this user; 0 if every change for the user applied.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
@@ -160,7 +188,7 @@ function decodeAlterUserScramCredentialsResponseV0(r: Reader): Record<string, un
 
 /** AlterUserScramCredentialsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const AlterUserScramCredentialsResponseCodecs: GeneratedMessage = {
-  fingerprint: "f1c15bed1ce",
+  fingerprint: "7ea93cd82eb",
   versions: {
     0: { decode: decodeAlterUserScramCredentialsResponseV0, encode: encodeAlterUserScramCredentialsResponseV0 },
   },

@@ -142,7 +142,7 @@ export interface ApiVersionsResponse {
 /** One ApiVersion of ApiVersionsResponse. */
 export interface ApiVersionsResponseApiVersion {
   /**
-   * API key.
+   * Key of the API this range is for, e.g. 0 Produce, 1 Fetch.
    *
    * Versions 0+.
    */
@@ -298,7 +298,7 @@ function decodeApiVersionsResponseV4(r: Reader): Record<string, unknown> { try {
 
 /** ApiVersionsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ApiVersionsResponseCodecs: GeneratedMessage = {
-  fingerprint: "7b022a178b4",
+  fingerprint: "2b7855b18e6",
   versions: {
     0: { decode: decodeApiVersionsResponseV0, encode: encodeApiVersionsResponseV0 },
     1: { decode: decodeApiVersionsResponseV1, encode: encodeApiVersionsResponseV1 },

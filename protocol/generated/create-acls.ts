@@ -18,6 +18,8 @@ import {
 /** CreateAclsRequest, every version: a field not in a version holds its default. */
 export interface CreateAclsRequest {
   /**
+   * ACL entries to create.
+   *
    * Versions 0+.
    */
   creations: CreateAclsRequestAclCreation[];
@@ -27,30 +29,44 @@ export interface CreateAclsRequest {
 /** One AclCreation of CreateAclsRequest. */
 export interface CreateAclsRequestAclCreation {
   /**
+   * Resource type code, e.g. 2 TOPIC, 3 GROUP, 4 CLUSTER, 5 TRANSACTIONAL_ID.
+   *
    * Versions 0+.
    */
   resourceType: number;
   /**
+   * Resource name, or "*" for every resource of the type.
+   *
    * Versions 0+.
    */
   resourceName: string;
   /**
+   * v1+: 3 LITERAL (the exact name) or 4 PREFIXED (every name starting with it).
+   *
    * Versions 1+; default 3.
    */
   resourcePatternType: number;
   /**
+   * Principal the entry applies to, e.g. "User:alice" or "User:*".
+   *
    * Versions 0+.
    */
   principal: string;
   /**
+   * Client host the entry applies to, or "*" for any host.
+   *
    * Versions 0+.
    */
   host: string;
   /**
+   * Operation code the entry governs, e.g. 3 READ, 4 WRITE, 2 ALL.
+   *
    * Versions 0+.
    */
   operation: number;
   /**
+   * Whether the entry allows (3) or denies (2) the operation.
+   *
    * Versions 0+.
    */
   permissionType: number;
@@ -125,7 +141,7 @@ function decodeCreateAclsRequestV3(r: Reader): Record<string, unknown> { try { r
 
 /** CreateAclsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const CreateAclsRequestCodecs: GeneratedMessage = {
-  fingerprint: "4489fcb4250",
+  fingerprint: "6498ef2146b",
   versions: {
     0: { decode: decodeCreateAclsRequestV0, encode: encodeCreateAclsRequestV0 },
     1: { decode: decodeCreateAclsRequestV1, encode: encodeCreateAclsRequestV1 },
@@ -137,10 +153,14 @@ export const CreateAclsRequestCodecs: GeneratedMessage = {
 /** CreateAclsResponse, every version: a field not in a version holds its default. */
 export interface CreateAclsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each creation, in request order.
+   *
    * Versions 0+.
    */
   results: CreateAclsResponseAclCreationResult[];
@@ -150,10 +170,14 @@ export interface CreateAclsResponse {
 /** One AclCreationResult of CreateAclsResponse. */
 export interface CreateAclsResponseAclCreationResult {
   /**
+   * Error for this entry; 0 if created.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
@@ -218,7 +242,7 @@ function decodeCreateAclsResponseV3(r: Reader): Record<string, unknown> { try { 
 
 /** CreateAclsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const CreateAclsResponseCodecs: GeneratedMessage = {
-  fingerprint: "82b07581183",
+  fingerprint: "ad8d783027b",
   versions: {
     0: { decode: decodeCreateAclsResponseV0, encode: encodeCreateAclsResponseV0 },
     1: { decode: decodeCreateAclsResponseV1, encode: encodeCreateAclsResponseV1 },

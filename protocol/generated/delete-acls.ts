@@ -18,6 +18,8 @@ import {
 /** DeleteAclsRequest, every version: a field not in a version holds its default. */
 export interface DeleteAclsRequest {
   /**
+   * Filters; every ACL matching any of them is deleted.
+   *
    * Versions 0+.
    */
   filters: DeleteAclsRequestDeleteAclsFilter[];
@@ -27,30 +29,44 @@ export interface DeleteAclsRequest {
 /** One DeleteAclsFilter of DeleteAclsRequest. */
 export interface DeleteAclsRequestDeleteAclsFilter {
   /**
+   * Resource type code to match (e.g. 2 TOPIC, 3 GROUP); 1 (ANY) matches every type.
+   *
    * Versions 0+.
    */
   resourceTypeFilter: number;
   /**
+   * Resource name to match, or null for any name.
+   *
    * Versions 0+; nullable in 0+.
    */
   resourceNameFilter: string | null;
   /**
+   * v1+: pattern type code to match: 3 LITERAL, 4 PREFIXED, 1 ANY, or 2 MATCH (every ACL that applies to the name).
+   *
    * Versions 1+; default 3.
    */
   patternTypeFilter: number;
   /**
+   * Principal to match, e.g. "User:alice", or null for any.
+   *
    * Versions 0+; nullable in 0+.
    */
   principalFilter: string | null;
   /**
+   * Host to match, or null for any.
+   *
    * Versions 0+; nullable in 0+.
    */
   hostFilter: string | null;
   /**
+   * Operation code to match (e.g. 3 READ, 4 WRITE); 1 (ANY) matches every operation.
+   *
    * Versions 0+.
    */
   operation: number;
   /**
+   * Permission code to match: 3 ALLOW, 2 DENY, or 1 ANY.
+   *
    * Versions 0+.
    */
   permissionType: number;
@@ -125,7 +141,7 @@ function decodeDeleteAclsRequestV3(r: Reader): Record<string, unknown> { try { r
 
 /** DeleteAclsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DeleteAclsRequestCodecs: GeneratedMessage = {
-  fingerprint: "3efe81372ab",
+  fingerprint: "2c3c9ea74ee",
   versions: {
     0: { decode: decodeDeleteAclsRequestV0, encode: encodeDeleteAclsRequestV0 },
     1: { decode: decodeDeleteAclsRequestV1, encode: encodeDeleteAclsRequestV1 },
@@ -137,10 +153,14 @@ export const DeleteAclsRequestCodecs: GeneratedMessage = {
 /** DeleteAclsResponse, every version: a field not in a version holds its default. */
 export interface DeleteAclsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each filter, in request order.
+   *
    * Versions 0+.
    */
   filterResults: DeleteAclsResponseDeleteAclsFilterResult[];
@@ -150,38 +170,56 @@ export interface DeleteAclsResponse {
 /** One DeleteAclsMatchingAcl of DeleteAclsResponse. */
 export interface DeleteAclsResponseDeleteAclsMatchingAcl {
   /**
+   * Error deleting this ACL; 0 if deleted.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * Resource type code of the matched ACL.
+   *
    * Versions 0+.
    */
   resourceType: number;
   /**
+   * Resource name of the matched ACL.
+   *
    * Versions 0+.
    */
   resourceName: string;
   /**
+   * v1+: pattern type code of the matched ACL: 3 LITERAL or 4 PREFIXED.
+   *
    * Versions 1+; default 3.
    */
   patternType: number;
   /**
+   * Principal the entry applies to, e.g. "User:alice" or "User:*".
+   *
    * Versions 0+.
    */
   principal: string;
   /**
+   * Client host the entry applies to, or "*" for any host.
+   *
    * Versions 0+.
    */
   host: string;
   /**
+   * Operation code the entry governs, e.g. 3 READ, 4 WRITE, 2 ALL.
+   *
    * Versions 0+.
    */
   operation: number;
   /**
+   * Whether the entry allows (3) or denies (2) the operation.
+   *
    * Versions 0+.
    */
   permissionType: number;
@@ -191,14 +229,20 @@ export interface DeleteAclsResponseDeleteAclsMatchingAcl {
 /** One DeleteAclsFilterResult of DeleteAclsResponse. */
 export interface DeleteAclsResponseDeleteAclsFilterResult {
   /**
+   * Error for this filter; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * ACLs the filter matched, each with its own deletion result.
+   *
    * Versions 0+.
    */
   matchingAcls: DeleteAclsResponseDeleteAclsMatchingAcl[];
@@ -295,7 +339,7 @@ function decodeDeleteAclsResponseV3(r: Reader): Record<string, unknown> { try { 
 
 /** DeleteAclsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DeleteAclsResponseCodecs: GeneratedMessage = {
-  fingerprint: "34aa9e4741c",
+  fingerprint: "82ec621e772",
   versions: {
     0: { decode: decodeDeleteAclsResponseV0, encode: encodeDeleteAclsResponseV0 },
     1: { decode: decodeDeleteAclsResponseV1, encode: encodeDeleteAclsResponseV1 },

@@ -18,30 +18,44 @@ import {
 /** DescribeAclsRequest, every version: a field not in a version holds its default. */
 export interface DescribeAclsRequest {
   /**
+   * Resource type code to match (e.g. 2 TOPIC, 3 GROUP); 1 (ANY) matches every type.
+   *
    * Versions 0+.
    */
   resourceTypeFilter: number;
   /**
+   * Resource name to match, or null for any name.
+   *
    * Versions 0+; nullable in 0+.
    */
   resourceNameFilter: string | null;
   /**
+   * v1+: pattern type code to match: 3 LITERAL, 4 PREFIXED, 1 ANY, or 2 MATCH (every ACL that applies to the name).
+   *
    * Versions 1+; default 3.
    */
   patternTypeFilter: number;
   /**
+   * Principal to match, e.g. "User:alice", or null for any.
+   *
    * Versions 0+; nullable in 0+.
    */
   principalFilter: string | null;
   /**
+   * Host to match, or null for any.
+   *
    * Versions 0+; nullable in 0+.
    */
   hostFilter: string | null;
   /**
+   * Operation code to match (e.g. 3 READ, 4 WRITE); 1 (ANY) matches every operation.
+   *
    * Versions 0+.
    */
   operation: number;
   /**
+   * Permission code to match: 3 ALLOW, 2 DENY, or 1 ANY.
+   *
    * Versions 0+.
    */
   permissionType: number;
@@ -94,7 +108,7 @@ function decodeDescribeAclsRequestV3(r: Reader): Record<string, unknown> { try {
 
 /** DescribeAclsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeAclsRequestCodecs: GeneratedMessage = {
-  fingerprint: "5cfd92e6236",
+  fingerprint: "ccad0d1643d",
   versions: {
     0: { decode: decodeDescribeAclsRequestV0, encode: encodeDescribeAclsRequestV0 },
     1: { decode: decodeDescribeAclsRequestV1, encode: encodeDescribeAclsRequestV1 },
@@ -106,18 +120,26 @@ export const DescribeAclsRequestCodecs: GeneratedMessage = {
 /** DescribeAclsResponse, every version: a field not in a version holds its default. */
 export interface DescribeAclsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Error; 0 for none (SECURITY_DISABLED if no authorizer is configured).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * Matching ACLs, grouped by resource.
+   *
    * Versions 0+.
    */
   resources: DescribeAclsResponseDescribeAclsResource[];
@@ -127,18 +149,26 @@ export interface DescribeAclsResponse {
 /** One AclDescription of DescribeAclsResponse. */
 export interface DescribeAclsResponseAclDescription {
   /**
+   * Principal the entry applies to, e.g. "User:alice" or "User:*".
+   *
    * Versions 0+.
    */
   principal: string;
   /**
+   * Client host the entry applies to, or "*" for any host.
+   *
    * Versions 0+.
    */
   host: string;
   /**
+   * Operation code the entry governs, e.g. 3 READ, 4 WRITE, 2 ALL.
+   *
    * Versions 0+.
    */
   operation: number;
   /**
+   * Whether the entry allows (3) or denies (2) the operation.
+   *
    * Versions 0+.
    */
   permissionType: number;
@@ -148,18 +178,26 @@ export interface DescribeAclsResponseAclDescription {
 /** One DescribeAclsResource of DescribeAclsResponse. */
 export interface DescribeAclsResponseDescribeAclsResource {
   /**
+   * Resource type code.
+   *
    * Versions 0+.
    */
   resourceType: number;
   /**
+   * Resource name, or "*".
+   *
    * Versions 0+.
    */
   resourceName: string;
   /**
+   * v1+: pattern type code of the resource: 3 LITERAL or 4 PREFIXED.
+   *
    * Versions 1+; default 3.
    */
   patternType: number;
   /**
+   * ACL entries on this resource.
+   *
    * Versions 0+.
    */
   acls: DescribeAclsResponseAclDescription[];
@@ -250,7 +288,7 @@ function decodeDescribeAclsResponseV3(r: Reader): Record<string, unknown> { try 
 
 /** DescribeAclsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeAclsResponseCodecs: GeneratedMessage = {
-  fingerprint: "ae9ada8738d",
+  fingerprint: "9e36fe2c660",
   versions: {
     0: { decode: decodeDescribeAclsResponseV0, encode: encodeDescribeAclsResponseV0 },
     1: { decode: decodeDescribeAclsResponseV1, encode: encodeDescribeAclsResponseV1 },

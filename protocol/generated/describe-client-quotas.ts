@@ -18,10 +18,14 @@ import {
 /** DescribeClientQuotasRequest, every version: a field not in a version holds its default. */
 export interface DescribeClientQuotasRequest {
   /**
+   * Conditions on the entity's components; an entity must match all of them.
+   *
    * Versions 0+.
    */
   components: DescribeClientQuotasRequestComponentData[];
   /**
+   * True to return only entities with no components beyond the ones given.
+   *
    * Versions 0+.
    */
   strict: boolean;
@@ -31,14 +35,20 @@ export interface DescribeClientQuotasRequest {
 /** One ComponentData of DescribeClientQuotasRequest. */
 export interface DescribeClientQuotasRequestComponentData {
   /**
+   * Entity type the condition is on: "user", "client-id" or "ip".
+   *
    * Versions 0+.
    */
   entityType: string;
   /**
+   * 0 to match the name in match exactly, 1 the default entity, 2 any specified entity.
+   *
    * Versions 0+.
    */
   matchType: number;
   /**
+   * Name to match when matchType is 0; null otherwise.
+   *
    * Versions 0+; nullable in 0+.
    */
   match: string | null;
@@ -87,7 +97,7 @@ function decodeDescribeClientQuotasRequestV1(r: Reader): Record<string, unknown>
 
 /** DescribeClientQuotasRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeClientQuotasRequestCodecs: GeneratedMessage = {
-  fingerprint: "c64cc2381b0",
+  fingerprint: "460856c0333",
   versions: {
     0: { decode: decodeDescribeClientQuotasRequestV0, encode: encodeDescribeClientQuotasRequestV0 },
     1: { decode: decodeDescribeClientQuotasRequestV1, encode: encodeDescribeClientQuotasRequestV1 },
@@ -97,18 +107,26 @@ export const DescribeClientQuotasRequestCodecs: GeneratedMessage = {
 /** DescribeClientQuotasResponse, every version: a field not in a version holds its default. */
 export interface DescribeClientQuotasResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Error; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * Matching entities with their quotas, or null on error.
+   *
    * Versions 0+; nullable in 0+.
    */
   entries: DescribeClientQuotasResponseEntryData[] | null;
@@ -118,10 +136,14 @@ export interface DescribeClientQuotasResponse {
 /** One EntityData of DescribeClientQuotasResponse. */
 export interface DescribeClientQuotasResponseEntityData {
   /**
+   * Entity type: "user", "client-id" or "ip".
+   *
    * Versions 0+.
    */
   entityType: string;
   /**
+   * Entity name, or null for the type's default entity.
+   *
    * Versions 0+; nullable in 0+.
    */
   entityName: string | null;
@@ -131,10 +153,14 @@ export interface DescribeClientQuotasResponseEntityData {
 /** One ValueData of DescribeClientQuotasResponse. */
 export interface DescribeClientQuotasResponseValueData {
   /**
+   * Quota name, e.g. "consumer_byte_rate".
+   *
    * Versions 0+.
    */
   key: string;
   /**
+   * Quota value (bytes/s for byte rates, percent for request_percentage).
+   *
    * Versions 0+.
    */
   value: number;
@@ -144,10 +170,14 @@ export interface DescribeClientQuotasResponseValueData {
 /** One EntryData of DescribeClientQuotasResponse. */
 export interface DescribeClientQuotasResponseEntryData {
   /**
+   * Components naming the entity.
+   *
    * Versions 0+.
    */
   entity: DescribeClientQuotasResponseEntityData[];
   /**
+   * Quota values set on the entity.
+   *
    * Versions 0+.
    */
   values: DescribeClientQuotasResponseValueData[];
@@ -228,7 +258,7 @@ function decodeDescribeClientQuotasResponseV1(r: Reader): Record<string, unknown
 
 /** DescribeClientQuotasResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeClientQuotasResponseCodecs: GeneratedMessage = {
-  fingerprint: "fde10847351",
+  fingerprint: "b1397296584",
   versions: {
     0: { decode: decodeDescribeClientQuotasResponseV0, encode: encodeDescribeClientQuotasResponseV0 },
     1: { decode: decodeDescribeClientQuotasResponseV1, encode: encodeDescribeClientQuotasResponseV1 },

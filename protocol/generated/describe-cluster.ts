@@ -18,14 +18,20 @@ import {
 /** DescribeClusterRequest, every version: a field not in a version holds its default. */
 export interface DescribeClusterRequest {
   /**
+   * Whether to return the operations the caller may perform on the cluster.
+   *
    * Versions 0+.
    */
   includeClusterAuthorizedOperations: boolean;
   /**
+   * v1+: which endpoints to describe: 1 brokers, 2 controllers.
+   *
    * Versions 1+; default 1.
    */
   endpointType: number;
   /**
+   * v2+: whether to include fenced brokers in the list.
+   *
    * Versions 2+.
    */
   includeFencedBrokers: boolean;
@@ -70,7 +76,7 @@ function decodeDescribeClusterRequestV2(r: Reader): Record<string, unknown> { tr
 
 /** DescribeClusterRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeClusterRequestCodecs: GeneratedMessage = {
-  fingerprint: "a8a2ca8a126",
+  fingerprint: "979a29f11f6",
   versions: {
     0: { decode: decodeDescribeClusterRequestV0, encode: encodeDescribeClusterRequestV0 },
     1: { decode: decodeDescribeClusterRequestV1, encode: encodeDescribeClusterRequestV1 },
@@ -81,34 +87,50 @@ export const DescribeClusterRequestCodecs: GeneratedMessage = {
 /** DescribeClusterResponse, every version: a field not in a version holds its default. */
 export interface DescribeClusterResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Error; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   errorMessage: string | null;
   /**
+   * v1+: which endpoints the list holds: 1 brokers, 2 controllers.
+   *
    * Versions 1+; default 1.
    */
   endpointType: number;
   /**
+   * Id of the cluster.
+   *
    * Versions 0+.
    */
   clusterId: string;
   /**
+   * Id of a controller (a random broker when describing brokers under KRaft); -1 if unknown.
+   *
    * Versions 0+; default -1.
    */
   controllerId: number;
   /**
+   * Brokers (or controllers) of the cluster.
+   *
    * Versions 0+.
    */
   brokers: DescribeClusterResponseDescribeClusterBroker[];
   /**
+   * Bit set of the ACL operation codes the caller may perform on the cluster; INT32_MIN if not requested.
+   *
    * Versions 0+; default -2147483648.
    */
   clusterAuthorizedOperations: number;
@@ -118,22 +140,32 @@ export interface DescribeClusterResponse {
 /** One DescribeClusterBroker of DescribeClusterResponse. */
 export interface DescribeClusterResponseDescribeClusterBroker {
   /**
+   * Node id.
+   *
    * Versions 0+.
    */
   brokerId: number;
   /**
+   * Host name to connect to.
+   *
    * Versions 0+.
    */
   host: string;
   /**
+   * Port to connect to.
+   *
    * Versions 0+.
    */
   port: number;
   /**
+   * Rack of the node, or null.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   rack: string | null;
   /**
+   * v2+: whether the broker is fenced (registered but not serving).
+   *
    * Versions 2+.
    */
   isFenced: boolean;
@@ -194,7 +226,7 @@ function decodeDescribeClusterResponseV2(r: Reader): Record<string, unknown> { t
 
 /** DescribeClusterResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeClusterResponseCodecs: GeneratedMessage = {
-  fingerprint: "d51ca3fc3c5",
+  fingerprint: "403e069e693",
   versions: {
     0: { decode: decodeDescribeClusterResponseV0, encode: encodeDescribeClusterResponseV0 },
     1: { decode: decodeDescribeClusterResponseV1, encode: encodeDescribeClusterResponseV1 },

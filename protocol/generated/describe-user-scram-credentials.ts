@@ -18,6 +18,8 @@ import {
 /** DescribeUserScramCredentialsRequest, every version: a field not in a version holds its default. */
 export interface DescribeUserScramCredentialsRequest {
   /**
+   * Users to describe, or null (or empty) for every user.
+   *
    * Versions 0+; nullable in 0+.
    */
   users: DescribeUserScramCredentialsRequestUserName[] | null;
@@ -27,6 +29,8 @@ export interface DescribeUserScramCredentialsRequest {
 /** One UserName of DescribeUserScramCredentialsRequest. */
 export interface DescribeUserScramCredentialsRequestUserName {
   /**
+   * User name.
+   *
    * Versions 0+.
    */
   name: string;
@@ -57,7 +61,7 @@ function decodeDescribeUserScramCredentialsRequestV0(r: Reader): Record<string, 
 
 /** DescribeUserScramCredentialsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeUserScramCredentialsRequestCodecs: GeneratedMessage = {
-  fingerprint: "1bdedb78112",
+  fingerprint: "9402a92a163",
   versions: {
     0: { decode: decodeDescribeUserScramCredentialsRequestV0, encode: encodeDescribeUserScramCredentialsRequestV0 },
   },
@@ -66,18 +70,26 @@ export const DescribeUserScramCredentialsRequestCodecs: GeneratedMessage = {
 /** DescribeUserScramCredentialsResponse, every version: a field not in a version holds its default. */
 export interface DescribeUserScramCredentialsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Error for the whole request; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * Result for each user.
+   *
    * Versions 0+.
    */
   results: DescribeUserScramCredentialsResponseDescribeUserScramCredentialsResult[];
@@ -87,10 +99,14 @@ export interface DescribeUserScramCredentialsResponse {
 /** One CredentialInfo of DescribeUserScramCredentialsResponse. */
 export interface DescribeUserScramCredentialsResponseCredentialInfo {
   /**
+   * Mechanism: 1 SCRAM-SHA-256, 2 SCRAM-SHA-512.
+   *
    * Versions 0+.
    */
   mechanism: number;
   /**
+   * Hash iterations of the credential.
+   *
    * Versions 0+.
    */
   iterations: number;
@@ -100,18 +116,26 @@ export interface DescribeUserScramCredentialsResponseCredentialInfo {
 /** One DescribeUserScramCredentialsResult of DescribeUserScramCredentialsResponse. */
 export interface DescribeUserScramCredentialsResponseDescribeUserScramCredentialsResult {
   /**
+   * User name.
+   *
    * Versions 0+.
    */
   user: string;
   /**
+   * Error for this user; 0 for none (RESOURCE_NOT_FOUND if the user has no credentials).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * The user's credentials, one per mechanism (never the salt or password).
+   *
    * Versions 0+.
    */
   credentialInfos: DescribeUserScramCredentialsResponseCredentialInfo[];
@@ -152,7 +176,7 @@ function decodeDescribeUserScramCredentialsResponseV0(r: Reader): Record<string,
 
 /** DescribeUserScramCredentialsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeUserScramCredentialsResponseCodecs: GeneratedMessage = {
-  fingerprint: "56dc9024335",
+  fingerprint: "8b6b06ba570",
   versions: {
     0: { decode: decodeDescribeUserScramCredentialsResponseV0, encode: encodeDescribeUserScramCredentialsResponseV0 },
   },

@@ -18,6 +18,8 @@ import {
 /** SaslAuthenticateRequest, every version: a field not in a version holds its default. */
 export interface SaslAuthenticateRequest {
   /**
+   * Next SASL token of the client for the mechanism chosen in SaslHandshake.
+   *
    * Versions 0+.
    */
   authBytes: Buffer;
@@ -58,7 +60,7 @@ function decodeSaslAuthenticateRequestV2(r: Reader): Record<string, unknown> { t
 
 /** SaslAuthenticateRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const SaslAuthenticateRequestCodecs: GeneratedMessage = {
-  fingerprint: "09df4da58f",
+  fingerprint: "2f021a9fe0",
   versions: {
     0: { decode: decodeSaslAuthenticateRequestV0, encode: encodeSaslAuthenticateRequestV0 },
     1: { decode: decodeSaslAuthenticateRequestV1, encode: encodeSaslAuthenticateRequestV1 },
@@ -69,18 +71,26 @@ export const SaslAuthenticateRequestCodecs: GeneratedMessage = {
 /** SaslAuthenticateResponse, every version: a field not in a version holds its default. */
 export interface SaslAuthenticateResponse {
   /**
+   * Error; 0 for none (SASL_AUTHENTICATION_FAILED on bad credentials).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * Next SASL token of the broker (the server challenge or final message).
+   *
    * Versions 0+.
    */
   authBytes: Buffer;
   /**
+   * v1+: ms until the client must re-authenticate on this connection (KIP-368); 0 if never.
+   *
    * Versions 1+; default 0.
    */
   sessionLifetimeMs: bigint;
@@ -125,7 +135,7 @@ function decodeSaslAuthenticateResponseV2(r: Reader): Record<string, unknown> { 
 
 /** SaslAuthenticateResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const SaslAuthenticateResponseCodecs: GeneratedMessage = {
-  fingerprint: "0f3b63df168",
+  fingerprint: "f831dc51296",
   versions: {
     0: { decode: decodeSaslAuthenticateResponseV0, encode: encodeSaslAuthenticateResponseV0 },
     1: { decode: decodeSaslAuthenticateResponseV1, encode: encodeSaslAuthenticateResponseV1 },

@@ -18,6 +18,8 @@ import {
 /** SaslHandshakeRequest, every version: a field not in a version holds its default. */
 export interface SaslHandshakeRequest {
   /**
+   * SASL mechanism the client wants, e.g. "PLAIN", "SCRAM-SHA-512", "OAUTHBEARER".
+   *
    * Versions 0+.
    */
   mechanism: string;
@@ -46,7 +48,7 @@ function decodeSaslHandshakeRequestV1(r: Reader): Record<string, unknown> { try 
 
 /** SaslHandshakeRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const SaslHandshakeRequestCodecs: GeneratedMessage = {
-  fingerprint: "0c4640c78f",
+  fingerprint: "0ad59736ec",
   versions: {
     0: { decode: decodeSaslHandshakeRequestV0, encode: encodeSaslHandshakeRequestV0 },
     1: { decode: decodeSaslHandshakeRequestV1, encode: encodeSaslHandshakeRequestV1 },
@@ -56,10 +58,14 @@ export const SaslHandshakeRequestCodecs: GeneratedMessage = {
 /** SaslHandshakeResponse, every version: a field not in a version holds its default. */
 export interface SaslHandshakeResponse {
   /**
+   * Error; 0 for none (UNSUPPORTED_SASL_MECHANISM if the mechanism is not enabled).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Mechanisms the broker has enabled on this listener.
+   *
    * Versions 0+.
    */
   mechanisms: string[];
@@ -90,7 +96,7 @@ function decodeSaslHandshakeResponseV1(r: Reader): Record<string, unknown> { try
 
 /** SaslHandshakeResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const SaslHandshakeResponseCodecs: GeneratedMessage = {
-  fingerprint: "362b88fcdb",
+  fingerprint: "be662c9d16f",
   versions: {
     0: { decode: decodeSaslHandshakeResponseV0, encode: encodeSaslHandshakeResponseV0 },
     1: { decode: decodeSaslHandshakeResponseV1, encode: encodeSaslHandshakeResponseV1 },
