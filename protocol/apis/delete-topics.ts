@@ -18,25 +18,44 @@ export const DeleteTopics = defineApi({
       'topics',
       structs('DeleteTopicState', [
         // Null when deleting by id.
-        field('name', 'string', '6+', { nullable: '6+', default: null }),
-        field('topicId', 'uuid', '6+'),
+        field('name', 'string', '6+', {
+          doc: 'Topic name, or null when deleting by id.',
+          nullable: '6+',
+          default: null,
+        }),
+        field('topicId', 'uuid', '6+', { doc: 'Topic id; the zero uuid when deleting by name.' }),
       ]),
       '6+',
+      { doc: 'v6+: topics to delete, each by name or by id.' },
     ),
-    field('topicNames', array('string'), '0-5', { ignorable: true }),
-    field('timeoutMs', 'int32', '0+'),
+    field('topicNames', array('string'), '0-5', { doc: 'v0-5: names of the topics to delete.', ignorable: true }),
+    field('timeoutMs', 'int32', '0+', {
+      doc: 'How long (ms) the broker waits for the deletion to complete before answering.',
+    }),
   ],
   response: [
-    field('throttleTimeMs', 'int32', '1+', { ignorable: true }),
+    field('throttleTimeMs', 'int32', '1+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+      ignorable: true,
+    }),
     field(
       'responses',
       structs('DeletableTopicResult', [
-        field('name', 'string', '0+', { nullable: '6+' }),
-        field('topicId', 'uuid', '6+', { ignorable: true }),
-        field('errorCode', 'int16', '0+'),
-        field('errorMessage', 'string', '5+', { nullable: '5+', ignorable: true, default: null }),
+        field('name', 'string', '0+', {
+          doc: 'Topic name; v6+ null if the topic was given by an unknown id.',
+          nullable: '6+',
+        }),
+        field('topicId', 'uuid', '6+', { doc: 'v6+: topic id.', ignorable: true }),
+        field('errorCode', 'int16', '0+', { doc: 'Error for this topic; 0 if deleted.' }),
+        field('errorMessage', 'string', '5+', {
+          doc: "v5+: broker's explanation of the error, or null.",
+          nullable: '5+',
+          ignorable: true,
+          default: null,
+        }),
       ]),
       '0+',
+      { doc: 'Result for each topic of the request.' },
     ),
   ],
 });

@@ -180,7 +180,7 @@ export const Fetch = defineApi({
         field(
           'partitions',
           structs('PartitionData', [
-            field('partitionIndex', 'int32', '0+', { doc: 'Partition index.' }),
+            field('partitionIndex', 'int32', '0+', { doc: 'Partition index within the topic.' }),
             field('errorCode', 'int16', '0+', { doc: 'Error for this partition; 0 for none.' }),
             field('highWatermark', 'int64', '0+', {
               doc: 'Offset after the last fully replicated record: how far a consumer can read.',

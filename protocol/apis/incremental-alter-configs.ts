@@ -15,24 +15,40 @@ export const IncrementalAlterConfigs = defineApi({
     field(
       'resources',
       structs('AlterConfigsResource', [
-        field('resourceType', 'int8', '0+'),
-        field('resourceName', 'string', '0+'),
+        field('resourceType', 'int8', '0+', {
+          doc: 'Resource type code: 2 TOPIC, 4 BROKER, 8 BROKER_LOGGER, 16 CLIENT_METRICS, 32 GROUP.',
+        }),
+        field('resourceName', 'string', '0+', {
+          doc: 'Resource name (a topic name, or a broker id as text; empty for the cluster default).',
+        }),
         field(
           'configs',
           structs('AlterableConfig', [
-            field('name', 'string', '0+'),
+            field('name', 'string', '0+', { doc: 'Config key, e.g. "retention.ms".' }),
             // 0 set, 1 delete, 2 append, 3 subtract (list-valued configs only).
-            field('configOperation', 'int8', '0+'),
-            field('value', 'string', '0+', { nullable: '0+' }),
+            field('configOperation', 'int8', '0+', {
+              doc: '0 SET, 1 DELETE (back to default), 2 APPEND or 3 SUBTRACT (list configs).',
+            }),
+            field('value', 'string', '0+', {
+              doc: 'Value as text for SET, APPEND or SUBTRACT; null for DELETE.',
+              nullable: '0+',
+            }),
           ]),
           '0+',
+          { doc: 'Config changes; configs not listed keep their value.' },
         ),
       ]),
       '0+',
+      { doc: 'Resources whose configs to change.' },
     ),
-    field('validateOnly', 'bool', '0+'),
+    field('validateOnly', 'bool', '0+', { doc: 'True to check the changes without applying them.' }),
   ],
-  response: [field('throttleTimeMs', 'int32', '0+'), field('responses', AlterConfigsResourceResponses, '0+')],
+  response: [
+    field('throttleTimeMs', 'int32', '0+', {
+      doc: 'Time the client should wait before the next request because of a quota; 0 if not throttled.',
+    }),
+    field('responses', AlterConfigsResourceResponses, '0+', { doc: 'Result for each resource of the request.' }),
+  ],
 });
 
 export type IncrementalAlterConfigsRequestInput = RequestInput<typeof IncrementalAlterConfigs>;

@@ -28,7 +28,7 @@ export const ListOffsets = defineApi({
         field(
           'partitions',
           structs('ListOffsetsPartition', [
-            field('partitionIndex', 'int32', '0+', { doc: 'Partition index.' }),
+            field('partitionIndex', 'int32', '0+', { doc: 'Partition index within the topic.' }),
             field('currentLeaderEpoch', 'int32', '4+', {
               doc: 'Leader epoch the client believes current; -1 if unknown.',
               default: -1,
@@ -64,7 +64,7 @@ export const ListOffsets = defineApi({
         field(
           'partitions',
           structs('ListOffsetsPartitionResponse', [
-            field('partitionIndex', 'int32', '0+', { doc: 'Partition index.' }),
+            field('partitionIndex', 'int32', '0+', { doc: 'Partition index within the topic.' }),
             field('errorCode', 'int16', '0+', { doc: 'Error for this partition; 0 for none.' }),
             field('oldStyleOffsets', array('int64'), '0', { doc: 'The offsets found (v0 only).', ignorable: false }),
             field('timestamp', 'int64', '1+', {

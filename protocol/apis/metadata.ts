@@ -76,7 +76,7 @@ export const Metadata = defineApi({
         }),
         // Null from v12 on, when a topic asked for by id does not exist.
         field('name', 'string', '0+', { doc: 'Topic name.', nullable: '12+' }),
-        field('topicId', 'uuid', '10+', { doc: 'Topic id.', ignorable: true }),
+        field('topicId', 'uuid', '10+', { doc: "v10+: the topic's id; the zero uuid if unknown.", ignorable: true }),
         field('isInternal', 'bool', '1+', {
           doc: 'Whether the topic is internal to Kafka (e.g. __consumer_offsets).',
           default: false,
@@ -88,7 +88,7 @@ export const Metadata = defineApi({
             field('errorCode', 'int16', '0+', {
               doc: 'Error for this partition (e.g. LEADER_NOT_AVAILABLE); 0 for none.',
             }),
-            field('partitionIndex', 'int32', '0+', { doc: 'Partition index.' }),
+            field('partitionIndex', 'int32', '0+', { doc: 'Partition index within the topic.' }),
             field('leaderId', 'int32', '0+', { doc: 'Broker id of the leader, or -1 if there is none.' }),
             field('leaderEpoch', 'int32', '7+', {
               doc: 'Epoch of the leader, or -1 if unknown.',

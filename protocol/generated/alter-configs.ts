@@ -18,10 +18,14 @@ import {
 /** AlterConfigsRequest, every version: a field not in a version holds its default. */
 export interface AlterConfigsRequest {
   /**
+   * Resources whose whole config set to replace (a config left out returns to its default).
+   *
    * Versions 0+.
    */
   resources: AlterConfigsRequestAlterConfigsResource[];
   /**
+   * True to check the changes without applying them.
+   *
    * Versions 0+.
    */
   validateOnly: boolean;
@@ -31,10 +35,14 @@ export interface AlterConfigsRequest {
 /** One AlterableConfig of AlterConfigsRequest. */
 export interface AlterConfigsRequestAlterableConfig {
   /**
+   * Config key, e.g. "retention.ms".
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Config value as text, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   value: string | null;
@@ -44,14 +52,20 @@ export interface AlterConfigsRequestAlterableConfig {
 /** One AlterConfigsResource of AlterConfigsRequest. */
 export interface AlterConfigsRequestAlterConfigsResource {
   /**
+   * Resource type code: 2 TOPIC, 4 BROKER, 8 BROKER_LOGGER.
+   *
    * Versions 0+.
    */
   resourceType: number;
   /**
+   * Resource name (a topic name, or a broker id as text; empty for the cluster default).
+   *
    * Versions 0+.
    */
   resourceName: string;
   /**
+   * The complete set of configs the resource should have.
+   *
    * Versions 0+.
    */
   configs: AlterConfigsRequestAlterableConfig[];
@@ -124,7 +138,7 @@ function decodeAlterConfigsRequestV2(r: Reader): Record<string, unknown> { try {
 
 /** AlterConfigsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const AlterConfigsRequestCodecs: GeneratedMessage = {
-  fingerprint: "8e37532a25f",
+  fingerprint: "8875d929425",
   versions: {
     0: { decode: decodeAlterConfigsRequestV0, encode: encodeAlterConfigsRequestV0 },
     1: { decode: decodeAlterConfigsRequestV1, encode: encodeAlterConfigsRequestV1 },
@@ -135,10 +149,14 @@ export const AlterConfigsRequestCodecs: GeneratedMessage = {
 /** AlterConfigsResponse, every version: a field not in a version holds its default. */
 export interface AlterConfigsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each resource of the request.
+   *
    * Versions 0+.
    */
   responses: AlterConfigsResponseAlterConfigsResourceResponse[];
@@ -148,18 +166,26 @@ export interface AlterConfigsResponse {
 /** One AlterConfigsResourceResponse of AlterConfigsResponse. */
 export interface AlterConfigsResponseAlterConfigsResourceResponse {
   /**
+   * Error for this resource; 0 if its configs were changed (or valid, with validateOnly).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * Resource type code: 2 TOPIC, 4 BROKER, 8 BROKER_LOGGER, 16 CLIENT_METRICS, 32 GROUP.
+   *
    * Versions 0+.
    */
   resourceType: number;
   /**
+   * Resource name (a topic name, or a broker id as text; empty for the cluster default).
+   *
    * Versions 0+.
    */
   resourceName: string;
@@ -216,7 +242,7 @@ function decodeAlterConfigsResponseV2(r: Reader): Record<string, unknown> { try 
 
 /** AlterConfigsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const AlterConfigsResponseCodecs: GeneratedMessage = {
-  fingerprint: "0cbeaa76200",
+  fingerprint: "a5d1356c3e1",
   versions: {
     0: { decode: decodeAlterConfigsResponseV0, encode: encodeAlterConfigsResponseV0 },
     1: { decode: decodeAlterConfigsResponseV1, encode: encodeAlterConfigsResponseV1 },

@@ -18,14 +18,20 @@ import {
 /** AlterPartitionReassignmentsRequest, every version: a field not in a version holds its default. */
 export interface AlterPartitionReassignmentsRequest {
   /**
+   * How long (ms) the broker waits for the controller to accept the request.
+   *
    * Versions 0+; default 60000.
    */
   timeoutMs: number;
   /**
+   * v1+: false to reject any reassignment that changes a partition's replica count.
+   *
    * Versions 1+; default true.
    */
   allowReplicationFactorChange: boolean;
   /**
+   * Partitions to reassign, by topic.
+   *
    * Versions 0+.
    */
   topics: AlterPartitionReassignmentsRequestReassignableTopic[];
@@ -35,10 +41,14 @@ export interface AlterPartitionReassignmentsRequest {
 /** One ReassignablePartition of AlterPartitionReassignmentsRequest. */
 export interface AlterPartitionReassignmentsRequestReassignablePartition {
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Broker ids the partition should end on, preferred leader first; null cancels an ongoing reassignment.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   replicas: number[] | null;
@@ -48,10 +58,14 @@ export interface AlterPartitionReassignmentsRequestReassignablePartition {
 /** One ReassignableTopic of AlterPartitionReassignmentsRequest. */
 export interface AlterPartitionReassignmentsRequestReassignableTopic {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Partitions of the topic to reassign.
+   *
    * Versions 0+.
    */
   partitions: AlterPartitionReassignmentsRequestReassignablePartition[];
@@ -106,7 +120,7 @@ function decodeAlterPartitionReassignmentsRequestV1(r: Reader): Record<string, u
 
 /** AlterPartitionReassignmentsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const AlterPartitionReassignmentsRequestCodecs: GeneratedMessage = {
-  fingerprint: "2bd655d02c6",
+  fingerprint: "120e8f20472",
   versions: {
     0: { decode: decodeAlterPartitionReassignmentsRequestV0, encode: encodeAlterPartitionReassignmentsRequestV0 },
     1: { decode: decodeAlterPartitionReassignmentsRequestV1, encode: encodeAlterPartitionReassignmentsRequestV1 },
@@ -116,22 +130,32 @@ export const AlterPartitionReassignmentsRequestCodecs: GeneratedMessage = {
 /** AlterPartitionReassignmentsResponse, every version: a field not in a version holds its default. */
 export interface AlterPartitionReassignmentsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * v1+: the request's allowReplicationFactorChange, echoed so a client sees it was honoured.
+   *
    * Versions 1+; default true.
    */
   allowReplicationFactorChange: boolean;
   /**
+   * Error for the whole request; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * Result for each topic of the request.
+   *
    * Versions 0+.
    */
   responses: AlterPartitionReassignmentsResponseReassignableTopicResponse[];
@@ -141,14 +165,20 @@ export interface AlterPartitionReassignmentsResponse {
 /** One ReassignablePartitionResponse of AlterPartitionReassignmentsResponse. */
 export interface AlterPartitionReassignmentsResponseReassignablePartitionResponse {
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Error for this partition; 0 if the reassignment started (or was cancelled).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
@@ -158,10 +188,14 @@ export interface AlterPartitionReassignmentsResponseReassignablePartitionRespons
 /** One ReassignableTopicResponse of AlterPartitionReassignmentsResponse. */
 export interface AlterPartitionReassignmentsResponseReassignableTopicResponse {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Result for each partition of the topic.
+   *
    * Versions 0+.
    */
   partitions: AlterPartitionReassignmentsResponseReassignablePartitionResponse[];
@@ -210,7 +244,7 @@ function decodeAlterPartitionReassignmentsResponseV1(r: Reader): Record<string, 
 
 /** AlterPartitionReassignmentsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const AlterPartitionReassignmentsResponseCodecs: GeneratedMessage = {
-  fingerprint: "c98224ad370",
+  fingerprint: "a09177e55bf",
   versions: {
     0: { decode: decodeAlterPartitionReassignmentsResponseV0, encode: encodeAlterPartitionReassignmentsResponseV0 },
     1: { decode: decodeAlterPartitionReassignmentsResponseV1, encode: encodeAlterPartitionReassignmentsResponseV1 },

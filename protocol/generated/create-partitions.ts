@@ -18,14 +18,20 @@ import {
 /** CreatePartitionsRequest, every version: a field not in a version holds its default. */
 export interface CreatePartitionsRequest {
   /**
+   * Topics to add partitions to.
+   *
    * Versions 0+.
    */
   topics: CreatePartitionsRequestCreatePartitionsTopic[];
   /**
+   * How long (ms) the broker waits for the partitions to be created.
+   *
    * Versions 0+.
    */
   timeoutMs: number;
   /**
+   * True to check the request without creating anything.
+   *
    * Versions 0+.
    */
   validateOnly: boolean;
@@ -35,6 +41,8 @@ export interface CreatePartitionsRequest {
 /** One CreatePartitionsAssignment of CreatePartitionsRequest. */
 export interface CreatePartitionsRequestCreatePartitionsAssignment {
   /**
+   * Broker ids holding the new partition's replicas, preferred leader first.
+   *
    * Versions 0+.
    */
   brokerIds: number[];
@@ -44,14 +52,20 @@ export interface CreatePartitionsRequestCreatePartitionsAssignment {
 /** One CreatePartitionsTopic of CreatePartitionsRequest. */
 export interface CreatePartitionsRequestCreatePartitionsTopic {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Total partition count the topic should have afterwards (not the number to add).
+   *
    * Versions 0+.
    */
   count: number;
   /**
+   * Replica broker ids for each new partition, or null to let the controller place them.
+   *
    * Versions 0+; nullable in 0+.
    */
   assignments: CreatePartitionsRequestCreatePartitionsAssignment[] | null;
@@ -136,7 +150,7 @@ function decodeCreatePartitionsRequestV3(r: Reader): Record<string, unknown> { t
 
 /** CreatePartitionsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const CreatePartitionsRequestCodecs: GeneratedMessage = {
-  fingerprint: "66cdc95127f",
+  fingerprint: "e53c11de444",
   versions: {
     0: { decode: decodeCreatePartitionsRequestV0, encode: encodeCreatePartitionsRequestV0 },
     1: { decode: decodeCreatePartitionsRequestV1, encode: encodeCreatePartitionsRequestV1 },
@@ -148,10 +162,14 @@ export const CreatePartitionsRequestCodecs: GeneratedMessage = {
 /** CreatePartitionsResponse, every version: a field not in a version holds its default. */
 export interface CreatePartitionsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each topic of the request.
+   *
    * Versions 0+.
    */
   results: CreatePartitionsResponseCreatePartitionsTopicResult[];
@@ -161,14 +179,20 @@ export interface CreatePartitionsResponse {
 /** One CreatePartitionsTopicResult of CreatePartitionsResponse. */
 export interface CreatePartitionsResponseCreatePartitionsTopicResult {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Error for this topic; 0 if the partitions were created.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   errorMessage: string | null;
@@ -233,7 +257,7 @@ function decodeCreatePartitionsResponseV3(r: Reader): Record<string, unknown> { 
 
 /** CreatePartitionsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const CreatePartitionsResponseCodecs: GeneratedMessage = {
-  fingerprint: "5833f9191d2",
+  fingerprint: "e306e2a42ec",
   versions: {
     0: { decode: decodeCreatePartitionsResponseV0, encode: encodeCreatePartitionsResponseV0 },
     1: { decode: decodeCreatePartitionsResponseV1, encode: encodeCreatePartitionsResponseV1 },

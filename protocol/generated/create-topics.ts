@@ -18,14 +18,20 @@ import {
 /** CreateTopicsRequest, every version: a field not in a version holds its default. */
 export interface CreateTopicsRequest {
   /**
+   * Topics to create.
+   *
    * Versions 0+.
    */
   topics: CreateTopicsRequestCreatableTopic[];
   /**
+   * How long (ms) the broker waits for the topics to be created before answering.
+   *
    * Versions 0+; default 60000.
    */
   timeoutMs: number;
   /**
+   * v1+: true to check the request without creating anything.
+   *
    * Versions 1+; default false.
    */
   validateOnly: boolean;
@@ -35,10 +41,14 @@ export interface CreateTopicsRequest {
 /** One CreatableReplicaAssignment of CreateTopicsRequest. */
 export interface CreateTopicsRequestCreatableReplicaAssignment {
   /**
+   * Partition index the placement is for.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Broker ids holding the partition's replicas, preferred leader first.
+   *
    * Versions 0+.
    */
   brokerIds: number[];
@@ -48,10 +58,14 @@ export interface CreateTopicsRequestCreatableReplicaAssignment {
 /** One CreatableTopicConfig of CreateTopicsRequest. */
 export interface CreateTopicsRequestCreatableTopicConfig {
   /**
+   * Config key, e.g. "cleanup.policy".
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Config value as text, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   value: string | null;
@@ -61,22 +75,32 @@ export interface CreateTopicsRequestCreatableTopicConfig {
 /** One CreatableTopic of CreateTopicsRequest. */
 export interface CreateTopicsRequestCreatableTopic {
   /**
+   * Name of the topic to create.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Partition count; -1 for the broker default (and with assignments given).
+   *
    * Versions 0+.
    */
   numPartitions: number;
   /**
+   * Replicas per partition; -1 for the broker default (and with assignments given).
+   *
    * Versions 0+.
    */
   replicationFactor: number;
   /**
+   * Manual replica placement per partition; empty to let the controller place them.
+   *
    * Versions 0+.
    */
   assignments: CreateTopicsRequestCreatableReplicaAssignment[];
   /**
+   * Topic configs to set, overriding the broker defaults.
+   *
    * Versions 0+.
    */
   configs: CreateTopicsRequestCreatableTopicConfig[];
@@ -213,7 +237,7 @@ function decodeCreateTopicsRequestV7(r: Reader): Record<string, unknown> { try {
 
 /** CreateTopicsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const CreateTopicsRequestCodecs: GeneratedMessage = {
-  fingerprint: "37a2e42f3ff",
+  fingerprint: "14e420a46e4",
   versions: {
     0: { decode: decodeCreateTopicsRequestV0, encode: encodeCreateTopicsRequestV0 },
     1: { decode: decodeCreateTopicsRequestV1, encode: encodeCreateTopicsRequestV1 },
@@ -229,10 +253,14 @@ export const CreateTopicsRequestCodecs: GeneratedMessage = {
 /** CreateTopicsResponse, every version: a field not in a version holds its default. */
 export interface CreateTopicsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 2+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each topic of the request.
+   *
    * Versions 0+.
    */
   topics: CreateTopicsResponseCreatableTopicResult[];
@@ -242,22 +270,32 @@ export interface CreateTopicsResponse {
 /** One CreatableTopicConfigs of CreateTopicsResponse. */
 export interface CreateTopicsResponseCreatableTopicConfigs {
   /**
+   * Config key.
+   *
    * Versions 5+.
    */
   name: string;
   /**
+   * Config value as text, or null (always null for a sensitive config).
+   *
    * Versions 5+; nullable in 5+.
    */
   value: string | null;
   /**
+   * Whether the config cannot be changed.
+   *
    * Versions 5+.
    */
   readOnly: boolean;
   /**
+   * Where the value comes from, e.g. 1 topic override, 4 static broker config, 5 default; -1 if unknown.
+   *
    * Versions 5+; default -1.
    */
   configSource: number;
   /**
+   * Whether the value is secret (and so not returned).
+   *
    * Versions 5+.
    */
   isSensitive: boolean;
@@ -267,34 +305,50 @@ export interface CreateTopicsResponseCreatableTopicConfigs {
 /** One CreatableTopicResult of CreateTopicsResponse. */
 export interface CreateTopicsResponseCreatableTopicResult {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * v7+: id of the created topic.
+   *
    * Versions 7+.
    */
   topicId: string;
   /**
+   * Error for this topic; 0 if created (TOPIC_ALREADY_EXISTS if it exists).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * v1+: broker's explanation of the error, or null.
+   *
    * Versions 1+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * v5+ (tagged): error reading back the topic's configs, e.g. not authorized to describe them; 0 for none.
+   *
    * Versions 5+; tag 0 in 5+.
    */
   topicConfigErrorCode: number;
   /**
+   * v5+: partition count the topic got; -1 if unknown.
+   *
    * Versions 5+; default -1.
    */
   numPartitions: number;
   /**
+   * v5+: replication factor the topic got; -1 if unknown.
+   *
    * Versions 5+; default -1.
    */
   replicationFactor: number;
   /**
+   * v5+: the topic's resulting configs, or null if they could not be read.
+   *
    * Versions 5+; nullable in 5+.
    */
   configs: CreateTopicsResponseCreatableTopicConfigs[] | null;
@@ -425,7 +479,7 @@ function decodeCreateTopicsResponseV7(r: Reader): Record<string, unknown> { try 
 
 /** CreateTopicsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const CreateTopicsResponseCodecs: GeneratedMessage = {
-  fingerprint: "8b121598502",
+  fingerprint: "4d41e1808c5",
   versions: {
     0: { decode: decodeCreateTopicsResponseV0, encode: encodeCreateTopicsResponseV0 },
     1: { decode: decodeCreateTopicsResponseV1, encode: encodeCreateTopicsResponseV1 },

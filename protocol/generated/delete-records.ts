@@ -18,10 +18,14 @@ import {
 /** DeleteRecordsRequest, every version: a field not in a version holds its default. */
 export interface DeleteRecordsRequest {
   /**
+   * Partitions to truncate from the start, by topic.
+   *
    * Versions 0+.
    */
   topics: DeleteRecordsRequestDeleteRecordsTopic[];
   /**
+   * How long (ms) the leader waits for the followers to apply the deletion.
+   *
    * Versions 0+.
    */
   timeoutMs: number;
@@ -31,10 +35,14 @@ export interface DeleteRecordsRequest {
 /** One DeleteRecordsPartition of DeleteRecordsRequest. */
 export interface DeleteRecordsRequestDeleteRecordsPartition {
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Delete every record before this offset (it becomes the log start offset); -1 for the high watermark.
+   *
    * Versions 0+.
    */
   offset: bigint;
@@ -44,10 +52,14 @@ export interface DeleteRecordsRequestDeleteRecordsPartition {
 /** One DeleteRecordsTopic of DeleteRecordsRequest. */
 export interface DeleteRecordsRequestDeleteRecordsTopic {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Partitions of the topic.
+   *
    * Versions 0+.
    */
   partitions: DeleteRecordsRequestDeleteRecordsPartition[];
@@ -120,7 +132,7 @@ function decodeDeleteRecordsRequestV2(r: Reader): Record<string, unknown> { try 
 
 /** DeleteRecordsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DeleteRecordsRequestCodecs: GeneratedMessage = {
-  fingerprint: "e20c734b21e",
+  fingerprint: "f2ecbf67373",
   versions: {
     0: { decode: decodeDeleteRecordsRequestV0, encode: encodeDeleteRecordsRequestV0 },
     1: { decode: decodeDeleteRecordsRequestV1, encode: encodeDeleteRecordsRequestV1 },
@@ -131,10 +143,14 @@ export const DeleteRecordsRequestCodecs: GeneratedMessage = {
 /** DeleteRecordsResponse, every version: a field not in a version holds its default. */
 export interface DeleteRecordsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each topic of the request.
+   *
    * Versions 0+.
    */
   topics: DeleteRecordsResponseDeleteRecordsTopicResult[];
@@ -144,14 +160,20 @@ export interface DeleteRecordsResponse {
 /** One DeleteRecordsPartitionResult of DeleteRecordsResponse. */
 export interface DeleteRecordsResponseDeleteRecordsPartitionResult {
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * The partition's new log start offset: the first offset still readable.
+   *
    * Versions 0+.
    */
   lowWatermark: bigint;
   /**
+   * Error for this partition; 0 if the records are deleted.
+   *
    * Versions 0+.
    */
   errorCode: number;
@@ -161,10 +183,14 @@ export interface DeleteRecordsResponseDeleteRecordsPartitionResult {
 /** One DeleteRecordsTopicResult of DeleteRecordsResponse. */
 export interface DeleteRecordsResponseDeleteRecordsTopicResult {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Result for each partition of the topic.
+   *
    * Versions 0+.
    */
   partitions: DeleteRecordsResponseDeleteRecordsPartitionResult[];
@@ -233,7 +259,7 @@ function decodeDeleteRecordsResponseV2(r: Reader): Record<string, unknown> { try
 
 /** DeleteRecordsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DeleteRecordsResponseCodecs: GeneratedMessage = {
-  fingerprint: "16c5c73426a",
+  fingerprint: "c99de4a53f9",
   versions: {
     0: { decode: decodeDeleteRecordsResponseV0, encode: encodeDeleteRecordsResponseV0 },
     1: { decode: decodeDeleteRecordsResponseV1, encode: encodeDeleteRecordsResponseV1 },

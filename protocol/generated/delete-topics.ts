@@ -18,14 +18,20 @@ import {
 /** DeleteTopicsRequest, every version: a field not in a version holds its default. */
 export interface DeleteTopicsRequest {
   /**
+   * v6+: topics to delete, each by name or by id.
+   *
    * Versions 6+.
    */
   topics: DeleteTopicsRequestDeleteTopicState[];
   /**
+   * v0-5: names of the topics to delete.
+   *
    * Versions 0-5.
    */
   topicNames: string[];
   /**
+   * How long (ms) the broker waits for the deletion to complete before answering.
+   *
    * Versions 0+.
    */
   timeoutMs: number;
@@ -35,10 +41,14 @@ export interface DeleteTopicsRequest {
 /** One DeleteTopicState of DeleteTopicsRequest. */
 export interface DeleteTopicsRequestDeleteTopicState {
   /**
+   * Topic name, or null when deleting by id.
+   *
    * Versions 6+; nullable in 6+; default null.
    */
   name: string | null;
   /**
+   * Topic id; the zero uuid when deleting by name.
+   *
    * Versions 6+.
    */
   topicId: string;
@@ -129,7 +139,7 @@ function decodeDeleteTopicsRequestV6(r: Reader): Record<string, unknown> { try {
 
 /** DeleteTopicsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DeleteTopicsRequestCodecs: GeneratedMessage = {
-  fingerprint: "9406f8ce1df",
+  fingerprint: "8b30ad8d300",
   versions: {
     0: { decode: decodeDeleteTopicsRequestV0, encode: encodeDeleteTopicsRequestV0 },
     1: { decode: decodeDeleteTopicsRequestV1, encode: encodeDeleteTopicsRequestV1 },
@@ -144,10 +154,14 @@ export const DeleteTopicsRequestCodecs: GeneratedMessage = {
 /** DeleteTopicsResponse, every version: a field not in a version holds its default. */
 export interface DeleteTopicsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 1+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each topic of the request.
+   *
    * Versions 0+.
    */
   responses: DeleteTopicsResponseDeletableTopicResult[];
@@ -157,18 +171,26 @@ export interface DeleteTopicsResponse {
 /** One DeletableTopicResult of DeleteTopicsResponse. */
 export interface DeleteTopicsResponseDeletableTopicResult {
   /**
+   * Topic name; v6+ null if the topic was given by an unknown id.
+   *
    * Versions 0+; nullable in 6+.
    */
   name: string | null;
   /**
+   * v6+: topic id.
+   *
    * Versions 6+.
    */
   topicId: string;
   /**
+   * Error for this topic; 0 if deleted.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * v5+: broker's explanation of the error, or null.
+   *
    * Versions 5+; nullable in 5+; default null.
    */
   errorMessage: string | null;
@@ -281,7 +303,7 @@ function decodeDeleteTopicsResponseV6(r: Reader): Record<string, unknown> { try 
 
 /** DeleteTopicsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DeleteTopicsResponseCodecs: GeneratedMessage = {
-  fingerprint: "3a4c094b23d",
+  fingerprint: "9dc2b475391",
   versions: {
     0: { decode: decodeDeleteTopicsResponseV0, encode: encodeDeleteTopicsResponseV0 },
     1: { decode: decodeDeleteTopicsResponseV1, encode: encodeDeleteTopicsResponseV1 },

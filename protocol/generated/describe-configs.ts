@@ -18,14 +18,20 @@ import {
 /** DescribeConfigsRequest, every version: a field not in a version holds its default. */
 export interface DescribeConfigsRequest {
   /**
+   * Resources whose configs to describe.
+   *
    * Versions 0+.
    */
   resources: DescribeConfigsRequestDescribeConfigsResource[];
   /**
+   * v1+: whether to return each config's synonyms (the values it overrides, in precedence order).
+   *
    * Versions 1+; default false.
    */
   includeSynonyms: boolean;
   /**
+   * v3+: whether to return each config's documentation text.
+   *
    * Versions 3+; default false.
    */
   includeDocumentation: boolean;
@@ -35,14 +41,20 @@ export interface DescribeConfigsRequest {
 /** One DescribeConfigsResource of DescribeConfigsRequest. */
 export interface DescribeConfigsRequestDescribeConfigsResource {
   /**
+   * Resource type code: 2 TOPIC, 4 BROKER, 8 BROKER_LOGGER, 16 CLIENT_METRICS, 32 GROUP.
+   *
    * Versions 0+.
    */
   resourceType: number;
   /**
+   * Resource name (a topic name, or a broker id as text; empty for the cluster default).
+   *
    * Versions 0+.
    */
   resourceName: string;
   /**
+   * Config keys to return, or null for all of them.
+   *
    * Versions 0+; nullable in 0+.
    */
   configurationKeys: string[] | null;
@@ -127,7 +139,7 @@ function decodeDescribeConfigsRequestV4(r: Reader): Record<string, unknown> { tr
 
 /** DescribeConfigsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeConfigsRequestCodecs: GeneratedMessage = {
-  fingerprint: "d6a894b4266",
+  fingerprint: "7da6f1ca42c",
   versions: {
     0: { decode: decodeDescribeConfigsRequestV0, encode: encodeDescribeConfigsRequestV0 },
     1: { decode: decodeDescribeConfigsRequestV1, encode: encodeDescribeConfigsRequestV1 },
@@ -140,10 +152,14 @@ export const DescribeConfigsRequestCodecs: GeneratedMessage = {
 /** DescribeConfigsResponse, every version: a field not in a version holds its default. */
 export interface DescribeConfigsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each resource of the request.
+   *
    * Versions 0+.
    */
   results: DescribeConfigsResponseDescribeConfigsResult[];
@@ -153,14 +169,20 @@ export interface DescribeConfigsResponse {
 /** One DescribeConfigsSynonym of DescribeConfigsResponse. */
 export interface DescribeConfigsResponseDescribeConfigsSynonym {
   /**
+   * Config key of the synonym (a broker key may differ from the topic key).
+   *
    * Versions 1+.
    */
   name: string;
   /**
+   * Value from this source as text, or null.
+   *
    * Versions 1+; nullable in 0+.
    */
   value: string | null;
   /**
+   * Source code of this value (as configSource).
+   *
    * Versions 1+.
    */
   source: number;
@@ -170,38 +192,56 @@ export interface DescribeConfigsResponseDescribeConfigsSynonym {
 /** One DescribeConfigsResourceResult of DescribeConfigsResponse. */
 export interface DescribeConfigsResponseDescribeConfigsResourceResult {
   /**
+   * Config key, e.g. "retention.ms".
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Config value as text, or null (always null for a sensitive config).
+   *
    * Versions 0+; nullable in 0+.
    */
   value: string | null;
   /**
+   * Whether the config cannot be changed.
+   *
    * Versions 0+.
    */
   readOnly: boolean;
   /**
+   * v0 only: whether the value is the default (v1+ says so in configSource).
+   *
    * Versions 0.
    */
   isDefault: boolean;
   /**
+   * v1+: where the value comes from, e.g. 1 topic override, 2 broker override, 4 static, 5 default; -1 if unknown.
+   *
    * Versions 1+; default -1.
    */
   configSource: number;
   /**
+   * Whether the value is secret (and so not returned).
+   *
    * Versions 0+.
    */
   isSensitive: boolean;
   /**
+   * v1+: the config's values from every source that sets it, highest precedence first.
+   *
    * Versions 1+.
    */
   synonyms: DescribeConfigsResponseDescribeConfigsSynonym[];
   /**
+   * v3+: value type code, e.g. 1 BOOLEAN, 2 STRING, 3 INT, 5 LONG, 7 LIST, 9 PASSWORD; 0 if unknown.
+   *
    * Versions 3+; default 0.
    */
   configType: number;
   /**
+   * v3+: the config's documentation text, or null if not requested.
+   *
    * Versions 3+; nullable in 0+.
    */
   documentation: string | null;
@@ -211,22 +251,32 @@ export interface DescribeConfigsResponseDescribeConfigsResourceResult {
 /** One DescribeConfigsResult of DescribeConfigsResponse. */
 export interface DescribeConfigsResponseDescribeConfigsResult {
   /**
+   * Error for this resource; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * Resource type code.
+   *
    * Versions 0+.
    */
   resourceType: number;
   /**
+   * Name of the described resource.
+   *
    * Versions 0+.
    */
   resourceName: string;
   /**
+   * The resource's configs.
+   *
    * Versions 0+.
    */
   configs: DescribeConfigsResponseDescribeConfigsResourceResult[];
@@ -363,7 +413,7 @@ function decodeDescribeConfigsResponseV4(r: Reader): Record<string, unknown> { t
 
 /** DescribeConfigsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeConfigsResponseCodecs: GeneratedMessage = {
-  fingerprint: "2c39528c5b7",
+  fingerprint: "bc6fd653a7b",
   versions: {
     0: { decode: decodeDescribeConfigsResponseV0, encode: encodeDescribeConfigsResponseV0 },
     1: { decode: decodeDescribeConfigsResponseV1, encode: encodeDescribeConfigsResponseV1 },

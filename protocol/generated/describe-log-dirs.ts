@@ -18,6 +18,8 @@ import {
 /** DescribeLogDirsRequest, every version: a field not in a version holds its default. */
 export interface DescribeLogDirsRequest {
   /**
+   * Partitions to describe, by topic; null for every partition.
+   *
    * Versions 0+; nullable in 0+.
    */
   topics: DescribeLogDirsRequestDescribableLogDirTopic[] | null;
@@ -27,10 +29,14 @@ export interface DescribeLogDirsRequest {
 /** One DescribableLogDirTopic of DescribeLogDirsRequest. */
 export interface DescribeLogDirsRequestDescribableLogDirTopic {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   topic: string;
   /**
+   * Partition indexes of the topic.
+   *
    * Versions 0+.
    */
   partitions: number[];
@@ -115,7 +121,7 @@ function decodeDescribeLogDirsRequestV5(r: Reader): Record<string, unknown> { tr
 
 /** DescribeLogDirsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeLogDirsRequestCodecs: GeneratedMessage = {
-  fingerprint: "16a2201a162",
+  fingerprint: "f09258b91e2",
   versions: {
     0: { decode: decodeDescribeLogDirsRequestV0, encode: encodeDescribeLogDirsRequestV0 },
     1: { decode: decodeDescribeLogDirsRequestV1, encode: encodeDescribeLogDirsRequestV1 },
@@ -129,14 +135,20 @@ export const DescribeLogDirsRequestCodecs: GeneratedMessage = {
 /** DescribeLogDirsResponse, every version: a field not in a version holds its default. */
 export interface DescribeLogDirsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * v3+: error for the whole request; 0 for none.
+   *
    * Versions 3+.
    */
   errorCode: number;
   /**
+   * One result per log directory of the broker.
+   *
    * Versions 0+.
    */
   results: DescribeLogDirsResponseDescribeLogDirsResult[];
@@ -146,18 +158,26 @@ export interface DescribeLogDirsResponse {
 /** One DescribeLogDirsPartition of DescribeLogDirsResponse. */
 export interface DescribeLogDirsResponseDescribeLogDirsPartition {
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Bytes the replica's log segments take on disk.
+   *
    * Versions 0+.
    */
   partitionSize: bigint;
   /**
+   * How far (in offsets) this replica trails the leader, or a future replica the current one; 0 if caught up.
+   *
    * Versions 0+.
    */
   offsetLag: bigint;
   /**
+   * Whether this is a future replica being moved into the directory.
+   *
    * Versions 0+.
    */
   isFutureKey: boolean;
@@ -167,10 +187,14 @@ export interface DescribeLogDirsResponseDescribeLogDirsPartition {
 /** One DescribeLogDirsTopic of DescribeLogDirsResponse. */
 export interface DescribeLogDirsResponseDescribeLogDirsTopic {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Replicas of the topic's partitions in this directory.
+   *
    * Versions 0+.
    */
   partitions: DescribeLogDirsResponseDescribeLogDirsPartition[];
@@ -180,26 +204,38 @@ export interface DescribeLogDirsResponseDescribeLogDirsTopic {
 /** One DescribeLogDirsResult of DescribeLogDirsResponse. */
 export interface DescribeLogDirsResponseDescribeLogDirsResult {
   /**
+   * Error for this directory; 0 for none (KAFKA_STORAGE_ERROR if it is offline).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Absolute path of the log directory.
+   *
    * Versions 0+.
    */
   logDir: string;
   /**
+   * Replicas in this directory, by topic.
+   *
    * Versions 0+.
    */
   topics: DescribeLogDirsResponseDescribeLogDirsTopic[];
   /**
+   * v4+: size of the directory's volume in bytes; -1 if unknown.
+   *
    * Versions 4+; default -1.
    */
   totalBytes: bigint;
   /**
+   * v4+: free bytes on the directory's volume; -1 if unknown.
+   *
    * Versions 4+; default -1.
    */
   usableBytes: bigint;
   /**
+   * v5+: whether the directory is cordoned (no new replicas are placed in it).
+   *
    * Versions 5+; default false.
    */
   isCordoned: boolean;
@@ -336,7 +372,7 @@ function decodeDescribeLogDirsResponseV5(r: Reader): Record<string, unknown> { t
 
 /** DescribeLogDirsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeLogDirsResponseCodecs: GeneratedMessage = {
-  fingerprint: "4d1cc3994bd",
+  fingerprint: "cd3bbf03882",
   versions: {
     0: { decode: decodeDescribeLogDirsResponseV0, encode: encodeDescribeLogDirsResponseV0 },
     1: { decode: decodeDescribeLogDirsResponseV1, encode: encodeDescribeLogDirsResponseV1 },

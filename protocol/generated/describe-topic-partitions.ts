@@ -18,14 +18,20 @@ import {
 /** DescribeTopicPartitionsRequest, every version: a field not in a version holds its default. */
 export interface DescribeTopicPartitionsRequest {
   /**
+   * Topics to describe; empty for every topic the caller may see.
+   *
    * Versions 0+.
    */
   topics: DescribeTopicPartitionsRequestTopicRequest[];
   /**
+   * Most partitions to return in one response; the rest come through nextCursor.
+   *
    * Versions 0+; default 2000.
    */
   responsePartitionLimit: number;
   /**
+   * Where to resume a paged listing (the previous nextCursor), or null to start.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   cursor: DescribeTopicPartitionsRequestCursor | null;
@@ -35,6 +41,8 @@ export interface DescribeTopicPartitionsRequest {
 /** One TopicRequest of DescribeTopicPartitionsRequest. */
 export interface DescribeTopicPartitionsRequestTopicRequest {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
@@ -44,10 +52,14 @@ export interface DescribeTopicPartitionsRequestTopicRequest {
 /** One Cursor of DescribeTopicPartitionsRequest. */
 export interface DescribeTopicPartitionsRequestCursor {
   /**
+   * Topic to resume from.
+   *
    * Versions 0+.
    */
   topicName: string;
   /**
+   * First partition index of that topic to return.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
@@ -86,7 +98,7 @@ function decodeDescribeTopicPartitionsRequestV0(r: Reader): Record<string, unkno
 
 /** DescribeTopicPartitionsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeTopicPartitionsRequestCodecs: GeneratedMessage = {
-  fingerprint: "4a1fdca1235",
+  fingerprint: "4507d28038e",
   versions: {
     0: { decode: decodeDescribeTopicPartitionsRequestV0, encode: encodeDescribeTopicPartitionsRequestV0 },
   },
@@ -95,14 +107,20 @@ export const DescribeTopicPartitionsRequestCodecs: GeneratedMessage = {
 /** DescribeTopicPartitionsResponse, every version: a field not in a version holds its default. */
 export interface DescribeTopicPartitionsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Each described topic.
+   *
    * Versions 0+.
    */
   topics: DescribeTopicPartitionsResponseDescribeTopicPartitionsResponseTopic[];
   /**
+   * Where the next page starts, or null when this was the last page.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   nextCursor: DescribeTopicPartitionsResponseCursor | null;
@@ -112,38 +130,56 @@ export interface DescribeTopicPartitionsResponse {
 /** One DescribeTopicPartitionsResponsePartition of DescribeTopicPartitionsResponse. */
 export interface DescribeTopicPartitionsResponseDescribeTopicPartitionsResponsePartition {
   /**
+   * Error for this partition; 0 for none (LEADER_NOT_AVAILABLE if it has no leader).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Broker id of the leader; -1 if none.
+   *
    * Versions 0+.
    */
   leaderId: number;
   /**
+   * Leader epoch of the partition; -1 if unknown.
+   *
    * Versions 0+; default -1.
    */
   leaderEpoch: number;
   /**
+   * Broker ids of every replica.
+   *
    * Versions 0+.
    */
   replicaNodes: number[];
   /**
+   * Broker ids of the in-sync replicas.
+   *
    * Versions 0+.
    */
   isrNodes: number[];
   /**
+   * Replicas outside the ISR that may still become leader cleanly (KIP-966), or null.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   eligibleLeaderReplicas: number[] | null;
   /**
+   * Last eligible leader replicas known before the partition went leaderless (KIP-966), or null.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   lastKnownElr: number[] | null;
   /**
+   * Broker ids of replicas that are offline.
+   *
    * Versions 0+.
    */
   offlineReplicas: number[];
@@ -153,26 +189,38 @@ export interface DescribeTopicPartitionsResponseDescribeTopicPartitionsResponseP
 /** One DescribeTopicPartitionsResponseTopic of DescribeTopicPartitionsResponse. */
 export interface DescribeTopicPartitionsResponseDescribeTopicPartitionsResponseTopic {
   /**
+   * Error for this topic; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Topic name, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   name: string | null;
   /**
+   * Id of the described topic.
+   *
    * Versions 0+.
    */
   topicId: string;
   /**
+   * Whether the topic is internal, e.g. __consumer_offsets.
+   *
    * Versions 0+; default false.
    */
   isInternal: boolean;
   /**
+   * The topic's partitions (up to the response limit).
+   *
    * Versions 0+.
    */
   partitions: DescribeTopicPartitionsResponseDescribeTopicPartitionsResponsePartition[];
   /**
+   * Bit set of the ACL operation codes the caller may perform on the topic; INT32_MIN if unknown.
+   *
    * Versions 0+; default -2147483648.
    */
   topicAuthorizedOperations: number;
@@ -182,10 +230,14 @@ export interface DescribeTopicPartitionsResponseDescribeTopicPartitionsResponseT
 /** One Cursor of DescribeTopicPartitionsResponse. */
 export interface DescribeTopicPartitionsResponseCursor {
   /**
+   * Topic to resume from.
+   *
    * Versions 0+.
    */
   topicName: string;
   /**
+   * First partition index of that topic to return.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
@@ -234,7 +286,7 @@ function decodeDescribeTopicPartitionsResponseV0(r: Reader): Record<string, unkn
 
 /** DescribeTopicPartitionsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeTopicPartitionsResponseCodecs: GeneratedMessage = {
-  fingerprint: "93eb6f676e0",
+  fingerprint: "00b5f15ab72",
   versions: {
     0: { decode: decodeDescribeTopicPartitionsResponseV0, encode: encodeDescribeTopicPartitionsResponseV0 },
   },

@@ -18,14 +18,20 @@ import {
 /** ElectLeadersRequest, every version: a field not in a version holds its default. */
 export interface ElectLeadersRequest {
   /**
+   * v1+: 0 to elect the preferred replica, 1 for an unclean election (may lose records).
+   *
    * Versions 1+.
    */
   electionType: number;
   /**
+   * Partitions to hold an election for, by topic; null for every partition.
+   *
    * Versions 0+; nullable in 0+.
    */
   topicPartitions: ElectLeadersRequestTopicPartitions[] | null;
   /**
+   * How long (ms) the broker waits for the elections before answering.
+   *
    * Versions 0+; default 60000.
    */
   timeoutMs: number;
@@ -35,10 +41,14 @@ export interface ElectLeadersRequest {
 /** One TopicPartitions of ElectLeadersRequest. */
 export interface ElectLeadersRequestTopicPartitions {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   topic: string;
   /**
+   * Partition indexes of the topic.
+   *
    * Versions 0+.
    */
   partitions: number[];
@@ -103,7 +113,7 @@ function decodeElectLeadersRequestV2(r: Reader): Record<string, unknown> { try {
 
 /** ElectLeadersRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ElectLeadersRequestCodecs: GeneratedMessage = {
-  fingerprint: "e29dfef11db",
+  fingerprint: "c1b0918230f",
   versions: {
     0: { decode: decodeElectLeadersRequestV0, encode: encodeElectLeadersRequestV0 },
     1: { decode: decodeElectLeadersRequestV1, encode: encodeElectLeadersRequestV1 },
@@ -114,14 +124,20 @@ export const ElectLeadersRequestCodecs: GeneratedMessage = {
 /** ElectLeadersResponse, every version: a field not in a version holds its default. */
 export interface ElectLeadersResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * v1+: error for the whole request; 0 for none.
+   *
    * Versions 1+.
    */
   errorCode: number;
   /**
+   * Result for each topic of the election.
+   *
    * Versions 0+.
    */
   replicaElectionResults: ElectLeadersResponseReplicaElectionResult[];
@@ -131,14 +147,20 @@ export interface ElectLeadersResponse {
 /** One PartitionResult of ElectLeadersResponse. */
 export interface ElectLeadersResponsePartitionResult {
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionId: number;
   /**
+   * Error; 0 if elected (ELECTION_NOT_NEEDED if the leader already is the one asked for).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
@@ -148,10 +170,14 @@ export interface ElectLeadersResponsePartitionResult {
 /** One ReplicaElectionResult of ElectLeadersResponse. */
 export interface ElectLeadersResponseReplicaElectionResult {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   topic: string;
   /**
+   * Result for each partition of the topic.
+   *
    * Versions 0+.
    */
   partitionResult: ElectLeadersResponsePartitionResult[];
@@ -228,7 +254,7 @@ function decodeElectLeadersResponseV2(r: Reader): Record<string, unknown> { try 
 
 /** ElectLeadersResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ElectLeadersResponseCodecs: GeneratedMessage = {
-  fingerprint: "3d07c8012c3",
+  fingerprint: "40ad1ed048c",
   versions: {
     0: { decode: decodeElectLeadersResponseV0, encode: encodeElectLeadersResponseV0 },
     1: { decode: decodeElectLeadersResponseV1, encode: encodeElectLeadersResponseV1 },

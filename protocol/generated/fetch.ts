@@ -660,7 +660,7 @@ export interface FetchResponseAbortedTransaction {
 /** One PartitionData of FetchResponse. */
 export interface FetchResponsePartitionData {
   /**
-   * Partition index.
+   * Partition index within the topic.
    *
    * Versions 0+.
    */
@@ -1096,7 +1096,7 @@ function decodeFetchResponseV18(r: Reader): Record<string, unknown> { try { retu
 
 /** FetchResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const FetchResponseCodecs: GeneratedMessage = {
-  fingerprint: "7701da9311a7",
+  fingerprint: "4484711b11b8",
   versions: {
     0: { decode: decodeFetchResponseV0, encode: encodeFetchResponseV0 },
     1: { decode: decodeFetchResponseV1, encode: encodeFetchResponseV1 },

@@ -18,10 +18,14 @@ import {
 /** IncrementalAlterConfigsRequest, every version: a field not in a version holds its default. */
 export interface IncrementalAlterConfigsRequest {
   /**
+   * Resources whose configs to change.
+   *
    * Versions 0+.
    */
   resources: IncrementalAlterConfigsRequestAlterConfigsResource[];
   /**
+   * True to check the changes without applying them.
+   *
    * Versions 0+.
    */
   validateOnly: boolean;
@@ -31,14 +35,20 @@ export interface IncrementalAlterConfigsRequest {
 /** One AlterableConfig of IncrementalAlterConfigsRequest. */
 export interface IncrementalAlterConfigsRequestAlterableConfig {
   /**
+   * Config key, e.g. "retention.ms".
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * 0 SET, 1 DELETE (back to default), 2 APPEND or 3 SUBTRACT (list configs).
+   *
    * Versions 0+.
    */
   configOperation: number;
   /**
+   * Value as text for SET, APPEND or SUBTRACT; null for DELETE.
+   *
    * Versions 0+; nullable in 0+.
    */
   value: string | null;
@@ -48,14 +58,20 @@ export interface IncrementalAlterConfigsRequestAlterableConfig {
 /** One AlterConfigsResource of IncrementalAlterConfigsRequest. */
 export interface IncrementalAlterConfigsRequestAlterConfigsResource {
   /**
+   * Resource type code: 2 TOPIC, 4 BROKER, 8 BROKER_LOGGER, 16 CLIENT_METRICS, 32 GROUP.
+   *
    * Versions 0+.
    */
   resourceType: number;
   /**
+   * Resource name (a topic name, or a broker id as text; empty for the cluster default).
+   *
    * Versions 0+.
    */
   resourceName: string;
   /**
+   * Config changes; configs not listed keep their value.
+   *
    * Versions 0+.
    */
   configs: IncrementalAlterConfigsRequestAlterableConfig[];
@@ -120,7 +136,7 @@ function decodeIncrementalAlterConfigsRequestV1(r: Reader): Record<string, unkno
 
 /** IncrementalAlterConfigsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const IncrementalAlterConfigsRequestCodecs: GeneratedMessage = {
-  fingerprint: "99685c212a3",
+  fingerprint: "ee1ab19e4bf",
   versions: {
     0: { decode: decodeIncrementalAlterConfigsRequestV0, encode: encodeIncrementalAlterConfigsRequestV0 },
     1: { decode: decodeIncrementalAlterConfigsRequestV1, encode: encodeIncrementalAlterConfigsRequestV1 },
@@ -130,10 +146,14 @@ export const IncrementalAlterConfigsRequestCodecs: GeneratedMessage = {
 /** IncrementalAlterConfigsResponse, every version: a field not in a version holds its default. */
 export interface IncrementalAlterConfigsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Result for each resource of the request.
+   *
    * Versions 0+.
    */
   responses: IncrementalAlterConfigsResponseAlterConfigsResourceResponse[];
@@ -143,18 +163,26 @@ export interface IncrementalAlterConfigsResponse {
 /** One AlterConfigsResourceResponse of IncrementalAlterConfigsResponse. */
 export interface IncrementalAlterConfigsResponseAlterConfigsResourceResponse {
   /**
+   * Error for this resource; 0 if its configs were changed (or valid, with validateOnly).
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * Resource type code: 2 TOPIC, 4 BROKER, 8 BROKER_LOGGER, 16 CLIENT_METRICS, 32 GROUP.
+   *
    * Versions 0+.
    */
   resourceType: number;
   /**
+   * Resource name (a topic name, or a broker id as text; empty for the cluster default).
+   *
    * Versions 0+.
    */
   resourceName: string;
@@ -203,7 +231,7 @@ function decodeIncrementalAlterConfigsResponseV1(r: Reader): Record<string, unkn
 
 /** IncrementalAlterConfigsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const IncrementalAlterConfigsResponseCodecs: GeneratedMessage = {
-  fingerprint: "5ddb9f4520b",
+  fingerprint: "3a55e20c3ec",
   versions: {
     0: { decode: decodeIncrementalAlterConfigsResponseV0, encode: encodeIncrementalAlterConfigsResponseV0 },
     1: { decode: decodeIncrementalAlterConfigsResponseV1, encode: encodeIncrementalAlterConfigsResponseV1 },

@@ -47,7 +47,7 @@ export interface ListOffsetsRequest {
 /** One ListOffsetsPartition of ListOffsetsRequest. */
 export interface ListOffsetsRequestListOffsetsPartition {
   /**
-   * Partition index.
+   * Partition index within the topic.
    *
    * Versions 0+.
    */
@@ -268,7 +268,7 @@ function decodeListOffsetsRequestV11(r: Reader): Record<string, unknown> { try {
 
 /** ListOffsetsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ListOffsetsRequestCodecs: GeneratedMessage = {
-  fingerprint: "348a48a55be",
+  fingerprint: "39a182015cf",
   versions: {
     0: { decode: decodeListOffsetsRequestV0, encode: encodeListOffsetsRequestV0 },
     1: { decode: decodeListOffsetsRequestV1, encode: encodeListOffsetsRequestV1 },
@@ -305,7 +305,7 @@ export interface ListOffsetsResponse {
 /** One ListOffsetsPartitionResponse of ListOffsetsResponse. */
 export interface ListOffsetsResponseListOffsetsPartitionResponse {
   /**
-   * Partition index.
+   * Partition index within the topic.
    *
    * Versions 0+.
    */
@@ -532,7 +532,7 @@ function decodeListOffsetsResponseV11(r: Reader): Record<string, unknown> { try 
 
 /** ListOffsetsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ListOffsetsResponseCodecs: GeneratedMessage = {
-  fingerprint: "b5ff21e157d",
+  fingerprint: "6adab23658e",
   versions: {
     0: { decode: decodeListOffsetsResponseV0, encode: encodeListOffsetsResponseV0 },
     1: { decode: decodeListOffsetsResponseV1, encode: encodeListOffsetsResponseV1 },

@@ -18,10 +18,14 @@ import {
 /** ListPartitionReassignmentsRequest, every version: a field not in a version holds its default. */
 export interface ListPartitionReassignmentsRequest {
   /**
+   * How long (ms) the broker waits for the controller to answer.
+   *
    * Versions 0+; default 60000.
    */
   timeoutMs: number;
   /**
+   * Partitions to report on, by topic; null for every ongoing reassignment.
+   *
    * Versions 0+; nullable in 0+; default null.
    */
   topics: ListPartitionReassignmentsRequestListPartitionReassignmentsTopics[] | null;
@@ -31,10 +35,14 @@ export interface ListPartitionReassignmentsRequest {
 /** One ListPartitionReassignmentsTopics of ListPartitionReassignmentsRequest. */
 export interface ListPartitionReassignmentsRequestListPartitionReassignmentsTopics {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Partition indexes of the topic.
+   *
    * Versions 0+.
    */
   partitionIndexes: number[];
@@ -67,7 +75,7 @@ function decodeListPartitionReassignmentsRequestV0(r: Reader): Record<string, un
 
 /** ListPartitionReassignmentsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ListPartitionReassignmentsRequestCodecs: GeneratedMessage = {
-  fingerprint: "73473b031cd",
+  fingerprint: "449a1a1f29e",
   versions: {
     0: { decode: decodeListPartitionReassignmentsRequestV0, encode: encodeListPartitionReassignmentsRequestV0 },
   },
@@ -76,18 +84,26 @@ export const ListPartitionReassignmentsRequestCodecs: GeneratedMessage = {
 /** ListPartitionReassignmentsResponse, every version: a field not in a version holds its default. */
 export interface ListPartitionReassignmentsResponse {
   /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
    * Versions 0+.
    */
   throttleTimeMs: number;
   /**
+   * Error for the whole request; 0 for none.
+   *
    * Versions 0+.
    */
   errorCode: number;
   /**
+   * Broker's explanation of the error, or null.
+   *
    * Versions 0+; nullable in 0+.
    */
   errorMessage: string | null;
   /**
+   * Ongoing reassignments, by topic (partitions not being moved are left out).
+   *
    * Versions 0+.
    */
   topics: ListPartitionReassignmentsResponseOngoingTopicReassignment[];
@@ -97,18 +113,26 @@ export interface ListPartitionReassignmentsResponse {
 /** One OngoingPartitionReassignment of ListPartitionReassignmentsResponse. */
 export interface ListPartitionReassignmentsResponseOngoingPartitionReassignment {
   /**
+   * Partition index within the topic.
+   *
    * Versions 0+.
    */
   partitionIndex: number;
   /**
+   * Current replica set, including the replicas being added and removed.
+   *
    * Versions 0+.
    */
   replicas: number[];
   /**
+   * Broker ids being added as replicas.
+   *
    * Versions 0+.
    */
   addingReplicas: number[];
   /**
+   * Broker ids being removed as replicas.
+   *
    * Versions 0+.
    */
   removingReplicas: number[];
@@ -118,10 +142,14 @@ export interface ListPartitionReassignmentsResponseOngoingPartitionReassignment 
 /** One OngoingTopicReassignment of ListPartitionReassignmentsResponse. */
 export interface ListPartitionReassignmentsResponseOngoingTopicReassignment {
   /**
+   * Topic name.
+   *
    * Versions 0+.
    */
   name: string;
   /**
+   * Partitions of the topic being reassigned.
+   *
    * Versions 0+.
    */
   partitions: ListPartitionReassignmentsResponseOngoingPartitionReassignment[];
@@ -162,7 +190,7 @@ function decodeListPartitionReassignmentsResponseV0(r: Reader): Record<string, u
 
 /** ListPartitionReassignmentsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ListPartitionReassignmentsResponseCodecs: GeneratedMessage = {
-  fingerprint: "286fbd8336f",
+  fingerprint: "8feb42ea5a2",
   versions: {
     0: { decode: decodeListPartitionReassignmentsResponseV0, encode: encodeListPartitionReassignmentsResponseV0 },
   },

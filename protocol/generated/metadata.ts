@@ -331,7 +331,7 @@ export interface MetadataResponseMetadataResponsePartition {
    */
   errorCode: number;
   /**
-   * Partition index.
+   * Partition index within the topic.
    *
    * Versions 0+.
    */
@@ -384,7 +384,7 @@ export interface MetadataResponseMetadataResponseTopic {
    */
   name: string | null;
   /**
-   * Topic id.
+   * v10+: the topic's id; the zero uuid if unknown.
    *
    * Versions 10+.
    */
@@ -678,7 +678,7 @@ function decodeMetadataResponseV13(r: Reader): Record<string, unknown> { try { r
 
 /** MetadataResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const MetadataResponseCodecs: GeneratedMessage = {
-  fingerprint: "ab5b4940c3b",
+  fingerprint: "6f8d9d2cc72",
   versions: {
     0: { decode: decodeMetadataResponseV0, encode: encodeMetadataResponseV0 },
     1: { decode: decodeMetadataResponseV1, encode: encodeMetadataResponseV1 },
