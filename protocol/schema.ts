@@ -230,3 +230,10 @@ export type ResponseOf<A> =
   A extends ApiDef<readonly Field[], infer Res, infer N> ? Documented<`${N}Response`, StructValue<Res>> : never;
 export type ResponseInput<A> =
   A extends ApiDef<readonly Field[], infer Res, infer N> ? DocumentedInput<`${N}Response`, Res> : never;
+
+/**
+ * The value and input types of a message that is not an API of its own (the consumer protocol's embedded
+ * messages): the generated, documented interface when it is current, like `RequestOf` and `RequestInput`.
+ */
+export type MessageValueOf<M extends MessageDef> = Documented<M['name'], StructValue<M['fields']>>;
+export type MessageInputOf<M extends MessageDef> = DocumentedInput<M['name'], M['fields']>;

@@ -1,4 +1,4 @@
-import { array, field, type MessageDef, type StructInput, type StructValue, structs } from '../schema.js';
+import { array, field, type MessageDef, type MessageInputOf, type MessageValueOf, structs } from '../schema.js';
 
 /**
  * The classic consumer protocol's embedded messages: not APIs of their own
@@ -73,7 +73,7 @@ export const ConsumerProtocolAssignment = {
   ],
 } as const satisfies MessageDef;
 
-export type ConsumerProtocolSubscriptionValue = StructValue<typeof ConsumerProtocolSubscription.fields>;
-export type ConsumerProtocolSubscriptionInput = StructInput<typeof ConsumerProtocolSubscription.fields>;
-export type ConsumerProtocolAssignmentValue = StructValue<typeof ConsumerProtocolAssignment.fields>;
-export type ConsumerProtocolAssignmentInput = StructInput<typeof ConsumerProtocolAssignment.fields>;
+export type ConsumerProtocolSubscriptionValue = MessageValueOf<typeof ConsumerProtocolSubscription>;
+export type ConsumerProtocolSubscriptionInput = MessageInputOf<typeof ConsumerProtocolSubscription>;
+export type ConsumerProtocolAssignmentValue = MessageValueOf<typeof ConsumerProtocolAssignment>;
+export type ConsumerProtocolAssignmentInput = MessageInputOf<typeof ConsumerProtocolAssignment>;

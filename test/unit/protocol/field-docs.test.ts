@@ -1,5 +1,10 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { ConsumerProtocolAssignment, ConsumerProtocolSubscription } from '../../../protocol/apis/consumer-protocol.js';
+import {
+  ConsumerProtocolAssignment,
+  type ConsumerProtocolAssignmentValue,
+  ConsumerProtocolSubscription,
+  type ConsumerProtocolSubscriptionValue,
+} from '../../../protocol/apis/consumer-protocol.js';
 import type { GeneratedMessageTypes } from '../../../protocol/generated/index.js';
 import type * as Protocol from '../../../protocol/index.js';
 import { API_DEFINITIONS } from '../../../protocol/index.js';
@@ -100,6 +105,16 @@ describe('protocol field docs on hover', () => {
   it('reach RequestOf and ResponseOf of every API through the generated interfaces', () => {
     // Any API whose types fall back to the inferred (undocumented) ones adds a `false` to the union.
     expectTypeOf<HoverCheck>().toEqualTypeOf<[true, true]>();
+    expect(true).toBe(true);
+  });
+
+  it('reach the consumer protocol messages through the generated interfaces', () => {
+    expectTypeOf<
+      [
+        Identical<ConsumerProtocolSubscriptionValue, GeneratedMessageTypes['ConsumerProtocolSubscription']>,
+        Identical<ConsumerProtocolAssignmentValue, GeneratedMessageTypes['ConsumerProtocolAssignment']>,
+      ]
+    >().toEqualTypeOf<[true, true]>();
     expect(true).toBe(true);
   });
 });
