@@ -21,10 +21,10 @@ export const CreateTopics = defineApi({
         field('name', 'string', '0+', { doc: 'Name of the topic to create.' }),
         // -1 with a manual assignment, or (v4+) to use the broker's default.
         field('numPartitions', 'int32', '0+', {
-          doc: 'Partition count; -1 for the broker default (and with assignments given).',
+          doc: 'Partition count; -1 for the broker default, and -1 when assignments are given.',
         }),
         field('replicationFactor', 'int16', '0+', {
-          doc: 'Replicas per partition; -1 for the broker default (and with assignments given).',
+          doc: 'Replicas per partition; -1 for the broker default, and -1 when assignments are given.',
         }),
         // Empty unless the caller places every partition itself.
         field(

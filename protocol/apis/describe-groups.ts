@@ -34,7 +34,7 @@ export const DescribeGroups = defineApi({
         field('groupState', 'string', '0+', {
           doc: 'Group state, e.g. "Stable", "PreparingRebalance", "Empty", "Dead".',
         }),
-        field('protocolType', 'string', '0+', { doc: 'Kind of group, e.g. "consumer"; empty if it has no members.' }),
+        field('protocolType', 'string', '0+', { doc: 'Kind of group, e.g. "consumer"; empty if not known.' }),
         // The chosen assignor, once the group is stable.
         field('protocolData', 'string', '0+', {
           doc: 'Protocol (assignor) the group uses once stable, e.g. "range"; empty otherwise.',

@@ -44,7 +44,7 @@ export const DescribeLogDirs = defineApi({
                 field('partitionIndex', 'int32', '0+', { doc: 'Partition index within the topic.' }),
                 field('partitionSize', 'int64', '0+', { doc: "Bytes the replica's log segments take on disk." }),
                 field('offsetLag', 'int64', '0+', {
-                  doc: 'How far (in offsets) this replica trails the leader, or a future replica the current one; 0 if caught up.',
+                  doc: "How far this log's end trails the high watermark (for a future replica: the current replica's end); 0 if caught up.",
                 }),
                 field('isFutureKey', 'bool', '0+', {
                   doc: 'Whether this is a future replica being moved into the directory.',

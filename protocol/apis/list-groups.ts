@@ -29,7 +29,7 @@ export const ListGroups = defineApi({
       structs('ListedGroup', [
         field('groupId', 'string', '0+', { doc: 'Id of the listed group.' }),
         field('protocolType', 'string', '0+', {
-          doc: 'Kind of group, e.g. "consumer"; empty for a consumer-protocol group without classic members.',
+          doc: 'Protocol type of the group, e.g. "consumer"; empty if it has none.',
         }),
         field('groupState', 'string', '4+', { doc: 'v4+: group state, e.g. "Stable" or "Empty".', ignorable: true }),
         field('groupType', 'string', '5+', { doc: 'v5+: group type, e.g. "classic" or "consumer".', ignorable: true }),

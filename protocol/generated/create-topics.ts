@@ -81,13 +81,13 @@ export interface CreateTopicsRequestCreatableTopic {
    */
   name: string;
   /**
-   * Partition count; -1 for the broker default (and with assignments given).
+   * Partition count; -1 for the broker default, and -1 when assignments are given.
    *
    * Versions 0+.
    */
   numPartitions: number;
   /**
-   * Replicas per partition; -1 for the broker default (and with assignments given).
+   * Replicas per partition; -1 for the broker default, and -1 when assignments are given.
    *
    * Versions 0+.
    */
@@ -237,7 +237,7 @@ function decodeCreateTopicsRequestV7(r: Reader): Record<string, unknown> { try {
 
 /** CreateTopicsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const CreateTopicsRequestCodecs: GeneratedMessage = {
-  fingerprint: "14e420a46e4",
+  fingerprint: "67a2acac6f0",
   versions: {
     0: { decode: decodeCreateTopicsRequestV0, encode: encodeCreateTopicsRequestV0 },
     1: { decode: decodeCreateTopicsRequestV1, encode: encodeCreateTopicsRequestV1 },

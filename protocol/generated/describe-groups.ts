@@ -203,7 +203,7 @@ export interface DescribeGroupsResponseDescribedGroup {
    */
   groupState: string;
   /**
-   * Kind of group, e.g. "consumer"; empty if it has no members.
+   * Kind of group, e.g. "consumer"; empty if not known.
    *
    * Versions 0+.
    */
@@ -367,7 +367,7 @@ function decodeDescribeGroupsResponseV6(r: Reader): Record<string, unknown> { tr
 
 /** DescribeGroupsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeGroupsResponseCodecs: GeneratedMessage = {
-  fingerprint: "21662ab78be",
+  fingerprint: "656b17628b6",
   versions: {
     0: { decode: decodeDescribeGroupsResponseV0, encode: encodeDescribeGroupsResponseV0 },
     1: { decode: decodeDescribeGroupsResponseV1, encode: encodeDescribeGroupsResponseV1 },

@@ -170,7 +170,7 @@ export interface DescribeLogDirsResponseDescribeLogDirsPartition {
    */
   partitionSize: bigint;
   /**
-   * How far (in offsets) this replica trails the leader, or a future replica the current one; 0 if caught up.
+   * How far this log's end trails the high watermark (for a future replica: the current replica's end); 0 if caught up.
    *
    * Versions 0+.
    */
@@ -372,7 +372,7 @@ function decodeDescribeLogDirsResponseV5(r: Reader): Record<string, unknown> { t
 
 /** DescribeLogDirsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const DescribeLogDirsResponseCodecs: GeneratedMessage = {
-  fingerprint: "cd3bbf03882",
+  fingerprint: "837029fe88c",
   versions: {
     0: { decode: decodeDescribeLogDirsResponseV0, encode: encodeDescribeLogDirsResponseV0 },
     1: { decode: decodeDescribeLogDirsResponseV1, encode: encodeDescribeLogDirsResponseV1 },

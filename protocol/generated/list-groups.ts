@@ -143,7 +143,7 @@ export interface ListGroupsResponseListedGroup {
    */
   groupId: string;
   /**
-   * Kind of group, e.g. "consumer"; empty for a consumer-protocol group without classic members.
+   * Protocol type of the group, e.g. "consumer"; empty if it has none.
    *
    * Versions 0+.
    */
@@ -261,7 +261,7 @@ function decodeListGroupsResponseV5(r: Reader): Record<string, unknown> { try { 
 
 /** ListGroupsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ListGroupsResponseCodecs: GeneratedMessage = {
-  fingerprint: "434b5f7f3f5",
+  fingerprint: "2e55565f3db",
   versions: {
     0: { decode: decodeListGroupsResponseV0, encode: encodeListGroupsResponseV0 },
     1: { decode: decodeListGroupsResponseV1, encode: encodeListGroupsResponseV1 },
