@@ -8,12 +8,16 @@ export const RequestHeader = {
   validVersions: '1-2',
   flexibleVersions: '2+',
   fields: [
-    field('requestApiKey', 'int16', '0+'),
-    field('requestApiVersion', 'int16', '0+'),
-    field('correlationId', 'int32', '0+'),
+    field('requestApiKey', 'int16', '0+', { doc: 'Key of the API this request calls (e.g. 1 for Fetch).' }),
+    field('requestApiVersion', 'int16', '0+', { doc: 'Version of that API the request body is encoded in.' }),
+    field('correlationId', 'int32', '0+', { doc: 'Number the client picks to match the response to this request.' }),
     // Kept as a classic (int16-length) string even in the flexible header,
     // so that a broker can read it before knowing the header version.
-    field('clientId', 'string', '1+', { nullable: '1+', flexibleVersions: 'none' }),
+    field('clientId', 'string', '1+', {
+      doc: 'Client name the broker logs and applies quotas to; null for none.',
+      nullable: '1+',
+      flexibleVersions: 'none',
+    }),
   ],
 } as const satisfies MessageDef;
 
@@ -22,7 +26,7 @@ export const ResponseHeader = {
   name: 'ResponseHeader',
   validVersions: '0-1',
   flexibleVersions: '1+',
-  fields: [field('correlationId', 'int32', '0+')],
+  fields: [field('correlationId', 'int32', '0+', { doc: 'Correlation id of the request this response answers.' })],
 } as const satisfies MessageDef;
 
 const API_VERSIONS_KEY = 18;

@@ -18,18 +18,26 @@ import {
 /** RequestHeader, every version: a field not in a version holds its default. */
 export interface RequestHeader {
   /**
+   * Key of the API this request calls (e.g. 1 for Fetch).
+   *
    * Versions 0+.
    */
   requestApiKey: number;
   /**
+   * Version of that API the request body is encoded in.
+   *
    * Versions 0+.
    */
   requestApiVersion: number;
   /**
+   * Number the client picks to match the response to this request.
+   *
    * Versions 0+.
    */
   correlationId: number;
   /**
+   * Client name the broker logs and applies quotas to; null for none.
+   *
    * Versions 1+; nullable in 1+.
    */
   clientId: string | null;
@@ -62,7 +70,7 @@ function decodeRequestHeaderV2(r: Reader): Record<string, unknown> { try { retur
 
 /** RequestHeader's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const RequestHeaderCodecs: GeneratedMessage = {
-  fingerprint: "9cda644815b",
+  fingerprint: "63292b64266",
   versions: {
     1: { decode: decodeRequestHeaderV1, encode: encodeRequestHeaderV1 },
     2: { decode: decodeRequestHeaderV2, encode: encodeRequestHeaderV2 },
@@ -72,6 +80,8 @@ export const RequestHeaderCodecs: GeneratedMessage = {
 /** ResponseHeader, every version: a field not in a version holds its default. */
 export interface ResponseHeader {
   /**
+   * Correlation id of the request this response answers.
+   *
    * Versions 0+.
    */
   correlationId: number;
@@ -104,7 +114,7 @@ function decodeResponseHeaderV1(r: Reader): Record<string, unknown> { try { retu
 
 /** ResponseHeader's decoder and encoder by version, and the fingerprint of the definition they came from. */
 export const ResponseHeaderCodecs: GeneratedMessage = {
-  fingerprint: "22b2ec2b8a",
+  fingerprint: "6c1a5c5cc7",
   versions: {
     0: { decode: decodeResponseHeaderV0, encode: encodeResponseHeaderV0 },
     1: { decode: decodeResponseHeaderV1, encode: encodeResponseHeaderV1 },

@@ -6,6 +6,7 @@ import {
   type ConsumerProtocolSubscriptionValue,
 } from '../../../protocol/apis/consumer-protocol.js';
 import type { GeneratedMessageTypes } from '../../../protocol/generated/index.js';
+import { RequestHeader, ResponseHeader } from '../../../protocol/headers.js';
 import type * as Protocol from '../../../protocol/index.js';
 import { API_DEFINITIONS } from '../../../protocol/index.js';
 import type { ApiDef, Field, MessageDef, RequestOf, ResponseOf } from '../../../protocol/schema.js';
@@ -51,6 +52,8 @@ const MESSAGES: readonly MessageDef[] = [
   ...API_DEFINITIONS.flatMap((api) => [api.request, api.response]),
   ConsumerProtocolSubscription,
   ConsumerProtocolAssignment,
+  RequestHeader,
+  ResponseHeader,
 ];
 
 describe('protocol field docs', () => {
