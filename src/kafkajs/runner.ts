@@ -63,6 +63,9 @@ export interface RunnerHost {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The core's group keeps its own heartbeats going, so the payloads' `heartbeat()` has nothing to do. */
+const heartbeat = async (): Promise<void> => {};
+
 export class Runner {
   private readonly retry: Required<Omit<RetryOptions, 'restartOnFailure'>>;
   /** Consecutive failures of the handler at one offset, by partition. */
@@ -108,6 +111,8 @@ export class Runner {
     };
     try {
       if (this.config.eachMessage !== undefined) {
+        // One pause function per batch, none per message: a payload is a plain object of shared parts.
+        const pause = () => host.pausePartition(core.topic, core.partition);
         for (let i = 0; i < core.records.length && host.isRunning(); i++) {
           const record = core.records[i];
           const pauses = host.pauses();
@@ -115,8 +120,8 @@ export class Runner {
             topic: core.topic,
             partition: core.partition,
             message: messageOf(record),
-            heartbeat: async () => {},
-            pause: () => host.pausePartition(core.topic, core.partition),
+            heartbeat,
+            pause,
           });
           resolve(record, i);
           if (host.pauses() !== pauses && this.isPaused(core)) break;
@@ -131,7 +136,7 @@ export class Runner {
             const i = byOffset.get(String(offset));
             if (i !== undefined) resolve(core.records[i], i);
           },
-          heartbeat: async () => {},
+          heartbeat,
           pause: () => host.pausePartition(core.topic, core.partition),
           commitOffsetsIfNecessary: async () => {
             if (host.autoCommit) await host.core.commit();
