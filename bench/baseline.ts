@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,8 @@ export interface Baseline {
   client: BenchClient;
   /** That commit's bench/decode.ts. */
   decodeScript: string;
+  /** What that decode benchmark wrote (its bench/results/decode.md), headed by the commit; undefined before it ran. */
+  decodeResults(): Promise<string | undefined>;
   /** Removes the worktree and its temp directory. */
   remove(): Promise<void>;
 }
@@ -54,6 +56,8 @@ export async function prepareBaseline(ref: string, log: (line: string) => void):
     log(`baseline ${ref} = ${short}: checking out in ${tree}…`);
     await exec('git', ['worktree', 'add', '--detach', tree, sha], { cwd: REPO });
     await symlink(realpathSync(join(REPO, 'node_modules')), join(tree, 'node_modules'));
+    // Its committed decode results go, so what decodeResults() finds is what this run measured.
+    await rm(join(tree, 'bench/results/decode.md'), { force: true });
     log(`baseline ${short}: npm run build…`);
     const started = Date.now();
     await exec('npm', ['run', 'build'], { cwd: tree, timeout: 20 * 60_000, maxBuffer: 64 * 1024 * 1024 }).catch(
@@ -87,5 +91,11 @@ export async function prepareBaseline(ref: string, log: (line: string) => void):
         args: ['--import', 'tsx', memberScript, ctx.bootstrap, w.topic, group],
       })),
   };
-  return { client, decodeScript: join(tree, 'bench/decode.ts'), remove };
+  const decodeResults = async () => {
+    const written = await readFile(join(tree, 'bench/results/decode.md'), 'utf8').catch(() => undefined);
+    return written === undefined
+      ? undefined
+      : `<!-- bench --baseline ${ref}: bench/decode.ts of commit ${sha}, run just before this build's (decode.md) -->\n\n${written}`;
+  };
+  return { client, decodeScript: join(tree, 'bench/decode.ts'), decodeResults, remove };
 }

@@ -32,8 +32,9 @@
  *
  * `--baseline <git ref>`: builds that ref in a scratch worktree
  * (bench/baseline.ts) and runs its tidemark as the client `tidemark@<sha>`
- * beside this build in every fetch workload, and its decode benchmark
- * before this one's with `--decode`; the worktree is removed afterwards.
+ * beside this build in every fetch workload, and with `--decode` its
+ * decode benchmark just before this one's (bench/results/decode-baseline.md
+ * beside decode.md); the worktree is removed afterwards.
  *
  * `--commit`: the commit benchmark (bench/commit.ts) against the same
  * broker, written to bench/results/commit.md: file store (with and
@@ -116,7 +117,11 @@ const runDecode = async (script: string, label: string) => {
   if (r.code !== 0) log(`decode micro-benchmark failed (exit ${r.code})`);
 };
 if (args.decode) {
-  if (baseline !== undefined) await runDecode(baseline.decodeScript, `${baseline.client.name}, bench/decode.ts`);
+  if (baseline !== undefined) {
+    await runDecode(baseline.decodeScript, `${baseline.client.name}, bench/decode.ts`);
+    const md = await baseline.decodeResults();
+    if (md !== undefined) await writeResult('decode-baseline.md', md);
+  }
   await runDecode(fileURLToPath(new URL('./decode.ts', import.meta.url)), 'bench/decode.ts');
 }
 
