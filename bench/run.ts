@@ -101,6 +101,9 @@ let selected: BenchClient[] =
 let baseline: Baseline | undefined;
 if (args.baseline !== undefined) {
   baseline = await prepareBaseline(args.baseline, log);
+  // Interrupted: the scratch worktree goes too (it is registered in this repository).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void baseline?.remove().finally(() => process.exit(130)));
   const at = Math.max(0, selected.findIndex((c) => c.id === 'tidemark') + 1);
   selected = [...selected.slice(0, at), baseline.client, ...selected.slice(at)];
 }
