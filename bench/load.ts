@@ -9,6 +9,8 @@ export interface Workload {
   valueBytes: number;
   /** Batch compression; none when absent. zstd needs a Node whose zlib has zstd (see bench/topic.ts). */
   compression?: CompressionCodecName;
+  /** Read by a consumer group of this many processes per client; absent: one process. */
+  groupMembers?: number;
 }
 
 /**

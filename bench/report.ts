@@ -51,10 +51,10 @@ export function noteRow(name: string, runtime: string, note: string): ClientSumm
   };
 }
 
-const fmt = (n: number, digits = 0) =>
+export const fmt = (n: number, digits = 0) =>
   Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits }) : 'n/a';
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+export const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function markdownTable(rows: ClientSummary[]): string {
   const lines = [
@@ -71,84 +71,6 @@ export function markdownTable(rows: ClientSummary[]): string {
     );
   }
   return lines.join('\n');
-}
-
-interface Target {
-  what: string;
-  peer: string;
-  /** records/s: tidemark ≥ factor × peer; cpu: tidemark's CPU per record ≤ factor × peer's. */
-  kind: 'rate' | 'cpu';
-  factor: number;
-}
-
-/** The issue's targets for the headline workload. */
-const TARGETS: readonly Target[] = [
-  { what: '≥ 3× kafkajs records/s', peer: 'kafkajs', kind: 'rate', factor: 3 },
-  { what: '≥ 1.5× @platformatic/kafka records/s', peer: '@platformatic/kafka', kind: 'rate', factor: 1.5 },
-  { what: '≥ the librdkafka binding records/s', peer: '@confluentinc/kafka-javascript', kind: 'rate', factor: 1 },
-  { what: '≥ 0.8× the Java consumer records/s', peer: 'Kafka Java consumer', kind: 'rate', factor: 0.8 },
-  { what: 'CPU per 1M records ≤ @platformatic/kafka', peer: '@platformatic/kafka', kind: 'cpu', factor: 1 },
-];
-
-/**
- * The issue's targets checked against one run, for each tidemark row (Node
- * 20 and Node 24): met or missed, and by how much.
- */
-export function targetsTable(rows: ClientSummary[]): string {
-  const ours = rows.filter((r) => isCoreRow(r.name) && r.note === undefined);
-  if (ours.length === 0) return facadeTargetsTable(rows);
-  const lines = [
-    `| target | ${ours.map((o) => cell(o.name)).join(' | ')} |`,
-    `| --- | ${ours.map(() => '---').join(' | ')} |`,
-  ];
-  for (const t of TARGETS) {
-    const peer = rows.find((r) => r.name === t.peer);
-    const cells = ours.map((o) => {
-      if (peer === undefined || peer.note !== undefined) return 'no peer result';
-      if (t.kind === 'rate') {
-        const ratio = o.recordsPerSec / peer.recordsPerSec;
-        const verdict = ratio >= t.factor ? 'met' : `missed by ${fmt((1 - ratio / t.factor) * 100)} %`;
-        return `${fmt(ratio, 2)}× (${verdict})`;
-      }
-      const ratio = o.cpuSecPerMillion / peer.cpuSecPerMillion;
-      const verdict = ratio <= t.factor ? 'met' : `missed by ${fmt((ratio / t.factor - 1) * 100)} %`;
-      return `${fmt(ratio, 2)}× its CPU (${verdict})`;
-    });
-    lines.push(`| ${t.what} | ${cells.join(' | ')} |`);
-  }
-  const facade = facadeTargetsTable(rows);
-  return facade === '' ? lines.join('\n') : `${lines.join('\n')}\n\n${facade}`;
-}
-
-/** The core's rows (Node 20 and 24); the tidemark/kafkajs rows have targets of their own. */
-const isCoreRow = (name: string) => name.startsWith('tidemark') && !name.startsWith('tidemark/kafkajs');
-
-/** Issue 15's targets for tidemark/kafkajs: each row against its peer, measured in the same run. */
-const FACADE_TARGETS = [
-  { row: 'tidemark/kafkajs eachBatch', what: '≥ 0.8× the core consumer records/s', peer: 'tidemark', factor: 0.8 },
-  {
-    row: 'tidemark/kafkajs eachMessage',
-    what: '≥ 3× kafkajs eachMessage records/s',
-    peer: 'kafkajs eachMessage',
-    factor: 3,
-  },
-] as const;
-
-export function facadeTargetsTable(rows: ClientSummary[]): string {
-  const lines = ['| tidemark/kafkajs target | ratio |', '| --- | --- |'];
-  for (const t of FACADE_TARGETS) {
-    const row = rows.find((r) => r.name === t.row && r.note === undefined);
-    if (row === undefined) continue;
-    const peer = rows.find((r) => r.name === t.peer);
-    if (peer === undefined || peer.note !== undefined) {
-      lines.push(`| ${t.row} ${t.what} | no peer result |`);
-      continue;
-    }
-    const ratio = row.recordsPerSec / peer.recordsPerSec;
-    const verdict = ratio >= t.factor ? 'met' : `missed by ${fmt((1 - ratio / t.factor) * 100)} %`;
-    lines.push(`| ${t.row} ${t.what} | ${fmt(ratio, 2)}× (${verdict}) |`);
-  }
-  return lines.length === 2 ? '' : lines.join('\n');
 }
 
 /** Geometry of one chart panel, exported so a test can check that labels clear the bars and whiskers. */

@@ -85,6 +85,7 @@ function toWorkload(spec: WorkloadSpec, topic: string): Workload {
     keyBytes: spec.keyBytes,
     valueBytes: spec.valueBytes,
     compression: spec.compression,
+    groupMembers: spec.groupMembers,
   };
 }
 

@@ -9,6 +9,8 @@ export interface WorkloadSpec {
   keyBytes: number;
   valueBytes: number;
   compression: Exclude<CompressionCodecName, 'gzip'>;
+  /** Read by a consumer group of this many processes per client (bench/clients/group.ts), not by one. */
+  groupMembers?: number;
 }
 
 const headline: WorkloadSpec = {
@@ -24,7 +26,9 @@ const headline: WorkloadSpec = {
  * The headline first (the only one run by default, and the one `--json`
  * reports), then the variants of the issue: 1 KiB values (fewer records, so
  * the topic stays near 0.5 GiB), each compression codec Kafka's clients
- * share, and one partition against eight.
+ * share, and one partition against eight. Then the scale workloads: 1,000
+ * partitions (fetch sessions should keep it near the 8-partition headline)
+ * and a group of 4 consumer processes on 32 partitions.
  */
 export const WORKLOADS: readonly WorkloadSpec[] = [
   headline,
@@ -33,6 +37,8 @@ export const WORKLOADS: readonly WorkloadSpec[] = [
   { ...headline, name: 'lz4', compression: 'lz4' },
   { ...headline, name: 'zstd', compression: 'zstd' },
   { ...headline, name: 'partitions-1', partitions: 1 },
+  { ...headline, name: 'partitions-1000', partitions: 1000 },
+  { ...headline, name: 'group-4', partitions: 32, groupMembers: 4 },
 ];
 
 export function describeWorkload(w: WorkloadSpec): string {
@@ -43,6 +49,7 @@ export function describeWorkload(w: WorkloadSpec): string {
     `${w.partitions} partition${w.partitions === 1 ? '' : 's'}`,
   ];
   if (w.compression !== 'none') parts.push(`${w.compression}-compressed`);
+  if (w.groupMembers !== undefined) parts.push(`a group of ${w.groupMembers} consumer processes`);
   return parts.join(', ');
 }
 

@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { kafkaClasspath } from '../../test/harness/classpath.js';
 import { javaBinary } from '../../test/harness/java.js';
 import type { Workload } from '../load.js';
+import { runGroupMembers } from './group.js';
 import { runJavaConsumerPerformance } from './java-consumer-perf.js';
+import { runJavaGroup } from './java-group.js';
 import { kcatVersion, runKcat } from './kcat.js';
 import { type NodeRuntime, runNodeChild } from './process.js';
 import { ensureConfluentBinding } from './rdkafka-build.js';
@@ -44,9 +46,18 @@ export interface BenchClient {
   /** Why it cannot read this workload, if it cannot. */
   unsupported?(w: Workload): string | undefined;
   run(ctx: BenchContext, w: Workload): Promise<ClientResult>;
+  /** One round of a group workload: `members` processes in one fresh group (bench/clients/group.ts). */
+  runGroup?(ctx: BenchContext, w: Workload, members: number): Promise<ClientResult>;
 }
 
 const script = (name: string) => fileURLToPath(new URL(`./${name}`, import.meta.url));
+
+/** A group of Node member processes running one of the group member scripts (bench/clients/group.ts). */
+const nodeGroup = (runtime: NodeRuntime, member: string, bootstrap: string, w: Workload, members: number) =>
+  runGroupMembers(members, w.records, (group) => ({
+    cmd: runtime.path,
+    args: ['--import', 'tsx', script(member), bootstrap, w.topic, group],
+  }));
 
 function onNode24(ctx: BenchContext): NodeRuntime {
   if ('unavailable' in ctx.node24) throw new Error(ctx.node24.unavailable);
@@ -77,6 +88,7 @@ export const CLIENTS: readonly BenchClient[] = [
     exact: true,
     prepare: async (ctx) => ({ available: true, runtime: `node ${ctx.node.version}` }),
     run: (ctx, w) => runTidemark(ctx.node, ctx.bootstrap, w.topic, w.records),
+    runGroup: (ctx, w, members) => nodeGroup(ctx.node, 'tidemark-group-member.ts', ctx.bootstrap, w, members),
   },
   {
     id: 'tidemark-node24',
@@ -96,6 +108,7 @@ export const CLIENTS: readonly BenchClient[] = [
         ? `kafkajs 2.2.4 has no built-in ${w.compression} codec (needs a third-party plug-in)`
         : undefined,
     run: (ctx, w) => runNodeChild(ctx.node, script('kafkajs-consume.ts'), ctx.bootstrap, w.topic, w.records),
+    runGroup: (ctx, w, members) => nodeGroup(ctx.node, 'kafkajs-group-member.ts', ctx.bootstrap, w, members),
   },
   {
     // kafkajs's per-message API: the peer of the tidemark/kafkajs eachMessage row (issue 15's target).
@@ -172,5 +185,6 @@ export const CLIENTS: readonly BenchClient[] = [
       return { available: true, runtime: `java ${version}, kafka-tools ${ctx.toolsVersion}` };
     },
     run: (ctx, w) => runJavaConsumerPerformance(ctx.bootstrap, w.topic, w.records, ctx.toolsVersion),
+    runGroup: (ctx, w, members) => runJavaGroup(ctx.bootstrap, w, members, ctx.toolsVersion),
   },
 ];

@@ -1,0 +1,107 @@
+/**
+ * The Node side of the group member protocol (bench/clients/group.ts): arguments, the tally of what this
+ * member read, progress lines for the parent, and the final report once the parent says `stop`.
+ */
+import { createInterface } from 'node:readline';
+import { Tally } from './child.js';
+
+export interface MemberArgs {
+  bootstrap: string;
+  topic: string;
+  group: string;
+}
+
+export function memberArgs(): MemberArgs {
+  const [bootstrap, topic, group] = process.argv.slice(2);
+  if (bootstrap === undefined || topic === undefined || group === undefined) {
+    process.stderr.write('usage: <bootstrap> <topic> <group>\n');
+    process.exit(2);
+  }
+  return { bootstrap, topic, group };
+}
+
+const now = () => performance.timeOrigin + performance.now();
+
+export class GroupMember {
+  /** Counts like the single-process clients (no expected total: the parent decides when the group is done). */
+  private readonly tally = new Tally(Number.POSITIVE_INFINITY);
+  private readonly cpu0 = process.cpuUsage();
+  private joinedAt = 0;
+  private lastAt = 0;
+  private reported = 0;
+  private readonly ticker: NodeJS.Timeout;
+  /** Set when the parent said `stop`: the client is being closed, and what that makes throw is expected. */
+  stopping = false;
+  /** Settles when the parent sends `stop`. */
+  readonly stopped: Promise<void>;
+
+  constructor(private readonly runtime: string) {
+    this.ticker = setInterval(() => this.progress(), 50);
+    this.stopped = new Promise((resolve) => {
+      createInterface({ input: process.stdin }).on('line', (line) => {
+        if (line.trim() !== 'stop') return;
+        this.stopping = true;
+        resolve();
+      });
+    });
+  }
+
+  joined(): void {
+    if (this.joinedAt !== 0) return;
+    this.joinedAt = now();
+    process.stdout.write(`${JSON.stringify({ joinedAt: this.joinedAt })}\n`);
+  }
+
+  add(key: Uint8Array | null | undefined, value: Uint8Array | null | undefined): void {
+    this.tally.add(key, value);
+  }
+
+  /** Call after each batch: stamps the time of the last record read. */
+  batchDone(): void {
+    this.lastAt = now();
+  }
+
+  private progress(): void {
+    if (this.tally.records === this.reported) return;
+    this.reported = this.tally.records;
+    process.stdout.write(`${JSON.stringify({ records: this.reported, lastAt: this.lastAt })}\n`);
+  }
+
+  /** The final report, measured now (when the parent said the group is done). */
+  report(): void {
+    clearInterval(this.ticker);
+    const cpu = process.cpuUsage(this.cpu0);
+    process.stdout.write(
+      `${JSON.stringify({
+        final: true,
+        records: this.tally.records,
+        bytes: this.tally.bytes,
+        checksum: this.tally.checksum,
+        joinedAt: this.joinedAt,
+        lastAt: this.lastAt,
+        cpuSeconds: (cpu.user + cpu.system) / 1e6,
+        peakRssBytes: process.resourceUsage().maxRSS * 1024,
+        runtime: this.runtime,
+      })}\n`,
+    );
+  }
+}
+
+/**
+ * Runs the member's reading loop. A member still joining when the others have read everything is closed
+ * mid-join: what that throws once stopping is expected (`finish` exits the process); anything else fails it.
+ */
+export async function readUntilStopped(member: GroupMember, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (e) {
+    if (!member.stopping) throw e;
+  }
+}
+
+/** Reports, then closes the client (bounded: a slow leave must not hang the round) and exits. */
+export async function finish(member: GroupMember, close: () => Promise<unknown>): Promise<never> {
+  member.report();
+  await Promise.race([close().catch(() => undefined), new Promise((r) => setTimeout(r, 5_000).unref())]);
+  process.exit(0);
+}
