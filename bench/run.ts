@@ -10,6 +10,7 @@
  *                    [--records N] [--rounds N] [--json] [--fresh]
  *                    [--no-build] [--rebuild-rdkafka] [--decode]
  *                    [--commit [--commits N] [--commit-dir DIR]] [--transactions]
+ *                    [--produce] [--latency [--rate N] [--seconds N]]
  *
  * Workloads (bench/workloads.ts): headline (default), values-1k, snappy,
  * lz4, zstd, partitions-1. Clients (bench/clients/peers.ts): tidemark,
@@ -42,6 +43,7 @@ import { currentNode, node24, runProcess } from './clients/process.js';
 import type { ClientResult } from './clients/result.js';
 import { runCommitBench } from './commit.js';
 import type { Workload } from './load.js';
+import { latencyArgs, runProduceCommands } from './produce-command.js';
 import { type ClientSummary, markdownTable, noteRow, summarise, svgChart, targetsTable } from './report.js';
 import { prepareTopic } from './topic.js';
 import { runTransactionsBench } from './transactions.js';
@@ -64,6 +66,10 @@ const { values: opts } = parseArgs({
     commits: { type: 'string', default: '1000' },
     'commit-dir': { type: 'string' },
     transactions: { type: 'boolean', default: false },
+    produce: { type: 'boolean', default: false },
+    latency: { type: 'boolean', default: false },
+    rate: { type: 'string' },
+    seconds: { type: 'string' },
   },
 });
 const loadAtStart = loadavg()[0];
@@ -71,7 +77,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const usage = (why: string): never => {
   log(why);
   log(
-    'usage: npm run bench -- [--workload NAME[,NAME…] | --all] [--clients ID[,ID…]] [--records N] [--rounds N] [--json] [--fresh] [--no-build] [--rebuild-rdkafka] [--decode] [--commit [--commits N] [--commit-dir DIR]] [--transactions]',
+    'usage: npm run bench -- [--workload NAME[,NAME…] | --all] [--clients ID[,ID…]] [--records N] [--rounds N] [--json] [--fresh] [--no-build] [--rebuild-rdkafka] [--decode] [--commit [--commits N] [--commit-dir DIR]] [--transactions] [--produce] [--latency [--rate N] [--seconds N]]',
   );
   log(`  workloads: ${WORKLOADS.map((w) => w.name).join(', ')}`);
   log(`  clients:   ${CLIENTS.map((c) => c.id).join(', ')}`);
@@ -87,7 +93,10 @@ if (recordsOverride !== undefined && (!Number.isInteger(recordsOverride) || reco
 const commits = Number(opts.commits);
 if (!Number.isInteger(commits) || commits < 1) usage(`--commits must be a positive integer, not ${opts.commits}`);
 // `--commit` alone is the commit benchmark only; the fetch workloads run when asked for (or by default).
-const fetchWorkloads = !(opts.commit || opts.transactions) || opts.all || opts.workload !== undefined;
+const fetchWorkloads =
+  !(opts.commit || opts.transactions || opts.produce || opts.latency) || opts.all || opts.workload !== undefined;
+const latency = latencyArgs(opts.rate, opts.seconds);
+if (typeof latency === 'string') usage(latency);
 
 const workloads: WorkloadSpec[] = (
   !fetchWorkloads
@@ -164,6 +173,12 @@ try {
         .filter((l) => l.startsWith('|'))
         .join('\n')}\n`,
     );
+  }
+  if (opts.produce || opts.latency) {
+    const { rate, seconds } = latency as Exclude<typeof latency, string>;
+    const build = { build: !opts['no-build'], rebuild: opts['rebuild-rdkafka'] };
+    const o = { ...opts, ...build, rate, seconds, records: recordsOverride, rounds };
+    failed = (await runProduceCommands(o, broker, log)) || failed;
   }
   const n24 = node24();
   const ctx: BenchContext = {
