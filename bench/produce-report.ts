@@ -120,6 +120,10 @@ export function produceMarkdown(cases: readonly ProduceCaseResult[], f: ProduceR
     '',
     `Workload: ${fmt(f.records)} records per round, ${f.valueBytes}-byte values of random upper-case letters, no keys, acks all, idempotent, into a fresh topic of ${f.partitions} partitions (replication factor 1) per client per round; Kafka ${f.kafkaVersion} on loopback; ${f.rounds} alternating round${f.rounds === 1 ? '' : 's'}, each client in its own process, the order rotating; medians, with the spread of records/s over the rounds. Verified: after every round the topic’s end offsets add up to exactly the records sent, and each Node client counted that many acknowledgements. ${machineLine(f)}`,
     '',
+    'How each client is run and timed:',
+    '',
+    ...f.settings,
+    '',
   ];
   for (const c of cases) {
     out.push(`## ${c.workload}: ${c.title}`, '', markdownTable(c.rows), '');
@@ -127,10 +131,6 @@ export function produceMarkdown(cases: readonly ProduceCaseResult[], f: ProduceR
     if (targets !== '') out.push('Targets of the issue (this run):', '', targets, '');
   }
   out.push(
-    'How each client is run and timed:',
-    '',
-    ...f.settings,
-    '',
     'MB/s counts value bytes. CPU s per 1M records is user + system time of the client’s process (the Node clients over the timed window; kcat and Java over the whole process). Where a client cannot run a case, its row says why instead of being dropped.',
     '',
     '![chart](produce.svg)',

@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parseProducerPerformance } from '../../../bench/clients/java-produce.js';
 import { latencyJson, latencyNoteRow, latencyTargets, summariseLatency } from '../../../bench/latency-report.js';
 import { latencyArgs } from '../../../bench/produce-command.js';
-import { ratioTargetsTable, stackCharts, throughputJson } from '../../../bench/produce-report.js';
+import { produceMarkdown, ratioTargetsTable, stackCharts, throughputJson } from '../../../bench/produce-report.js';
 import { alternateRounds, selectClients } from '../../../bench/produce-rounds.js';
+import { settingsLines } from '../../../bench/produce-settings.js';
 import { type ClientSummary, noteRow } from '../../../bench/report.js';
 
 const clients = ['a', 'b', 'c'].map((id) => ({ id, name: id.toUpperCase() }));
@@ -102,6 +103,33 @@ describe('produce report', () => {
     });
     expect(Object.keys(json.clients)).toEqual(['tidemark', 'kafkajs', 'Kafka Java producer']);
     expect(json.unavailable).toEqual({ '@platformatic/kafka': 'FAILED: timed out' });
+  });
+
+  it('states every client’s settings above the tables and marks figures from a loaded machine', () => {
+    const facts = { valueBytes: 100, partitions: 8, rounds: 3, kafkaVersion: '4.4.0', loadAtEnd: 1 };
+    const md = produceMarkdown([{ workload: 'produce-lz4', title: 'acks all, idempotent, lz4', rows }], {
+      ...facts,
+      records: 2_000_000,
+      loadAtStart: 64,
+      settings: settingsLines(),
+    });
+    const settingsAt = md.indexOf('- **kcat**');
+    expect(settingsAt).toBeGreaterThan(0);
+    expect(settingsAt).toBeLessThan(md.indexOf('| client |'));
+    for (const peer of [
+      'tidemark',
+      'kafkajs',
+      '@platformatic/kafka',
+      '@confluentinc/kafka-javascript',
+      'Kafka Java producer',
+    ])
+      expect(md).toContain(`- **${peer}**`);
+    expect(md).toContain('`linger.ms=10`');
+    expect(md).toContain(
+      'load average 64.0 at the start and 1.0 at the end — a loaded machine: these figures are not final',
+    );
+    const quiet = produceMarkdown([], { ...facts, records: 1, loadAtStart: 0.2, settings: [] });
+    expect(quiet).not.toContain('not final');
   });
 
   it('stacks charts one below the other in one SVG', () => {
