@@ -4,6 +4,7 @@
  * naming the argument; run.ts prints it with the usage line and exits 2.
  */
 import { parseArgs } from 'node:util';
+import { latencyArgs } from './produce-command.js';
 import { WORKLOAD_RUNNERS } from './runners.js';
 import { WORKLOADS, type WorkloadSpec } from './workloads.js';
 
@@ -35,10 +36,13 @@ export interface BenchArgs {
   baseline: string | undefined;
   /** The extra runners' flags (`--produce`, `--latency`, …) that were given, or all of them with `--all`. */
   runners: string[];
+  /** `--rate` and `--seconds` for `--latency` (their defaults when absent). */
+  rate: number;
+  seconds: number;
 }
 
 export const USAGE =
-  'usage: npm run bench -- [--workload NAME[,NAME…] | --all] [--clients ID[,ID…]] [--records N] [--rounds N] [--json] [--fresh] [--no-build] [--rebuild-rdkafka] [--baseline REF] [--decode] [--commit [--commits N] [--commit-dir DIR]] [--transactions]';
+  'usage: npm run bench -- [--workload NAME[,NAME…] | --all] [--clients ID[,ID…]] [--records N] [--rounds N] [--json] [--fresh] [--no-build] [--rebuild-rdkafka] [--baseline REF] [--decode] [--commit [--commits N] [--commit-dir DIR]] [--transactions] [--produce] [--latency [--rate N] [--seconds N]]';
 
 function positiveInteger(name: string, text: string): number {
   const n = Number(text);
@@ -73,6 +77,8 @@ export function parseBenchArgs(argv: readonly string[], clientIds: readonly stri
         'commit-dir': { type: 'string' },
         transactions: { type: 'boolean', default: false },
         baseline: { type: 'string' },
+        rate: { type: 'string' },
+        seconds: { type: 'string' },
         ...runnerFlags,
       },
     }));
@@ -122,6 +128,9 @@ export function parseBenchArgs(argv: readonly string[], clientIds: readonly stri
   if (baseline !== undefined && (baseline.trim() === '' || baseline.startsWith('-')))
     throw new BenchUsageError(`--baseline takes a git ref (a commit, branch or tag), not "${baseline}"`);
 
+  const latency = latencyArgs(str('rate'), str('seconds'));
+  if (typeof latency === 'string') throw new BenchUsageError(latency);
+
   return {
     workloads,
     clients,
@@ -140,5 +149,7 @@ export function parseBenchArgs(argv: readonly string[], clientIds: readonly stri
     transactions: flag('transactions'),
     baseline,
     runners,
+    rate: latency.rate,
+    seconds: latency.seconds,
   };
 }

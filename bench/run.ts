@@ -10,6 +10,7 @@
  *                    [--records N] [--rounds N] [--json] [--fresh]
  *                    [--no-build] [--rebuild-rdkafka] [--baseline REF] [--decode]
  *                    [--commit [--commits N] [--commit-dir DIR]] [--transactions]
+ *                    [--produce] [--latency [--rate N] [--seconds N]]
  *
  * Workloads (bench/workloads.ts): headline (default), values-1k, snappy,
  * lz4, zstd, partitions-1, partitions-1000, group-4 (a group of 4 consumer
@@ -215,6 +216,10 @@ try {
       rounds,
       clients: args.clients,
       noJava: args.noJava,
+      build: args.build,
+      rebuild: args.rebuildRdkafka,
+      rate: args.rate,
+      seconds: args.seconds,
       log,
     });
     failed ||= outcome.failed;
