@@ -143,7 +143,8 @@ export function cpuBars(rows: ClientSummary[]): PanelBar[] {
 }
 
 function panel(title: string, rows: ClientSummary[], bars: PanelBar[], top: number, whiskers: boolean): string[] {
-  const out = [`<text x="${CHART_LEFT}" y="${top - 10}" font-weight="bold">${escapeXml(title)}</text>`];
+  // From the left edge, not the bars' start: a long peer name in the title must not run off the chart.
+  const out = [`<text x="10" y="${top - 10}" font-weight="bold">${escapeXml(title)}</text>`];
   rows.forEach((r, i) => {
     const y = top + i * (BAR_H + BAR_GAP);
     const mid = y + BAR_H / 2;
