@@ -89,6 +89,19 @@ export const held: () => number =
       };
 
 /**
+ * Memory held in Buffers (ArrayBuffers outside the JS heap). Node counts them in process.memoryUsage().arrayBuffers;
+ * Bun and Deno report 0 there, so the figure would prove nothing: Deno counts them in node:v8's external_memory
+ * (its process.memoryUsage() also reads the RSS, about 2.5 ms a call, too slow per chunk), Bun in
+ * process.memoryUsage().external (late, see REMEASURE_ABOVE).
+ */
+export const bufferMemory: () => number =
+  process.versions.bun !== undefined
+    ? () => process.memoryUsage().external
+    : process.versions.deno !== undefined
+      ? () => getHeapStatistics().external_memory
+      : () => process.memoryUsage().arrayBuffers;
+
+/**
  * Runs one decode of `input` and checks the property. A ProtocolError
  * whose cause is not a TidemarkError is a failure too: the compiled
  * decoders wrap anything unexpected (a RangeError from Buffer, a TypeError)
