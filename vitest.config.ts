@@ -1,12 +1,14 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Three projects, all run by `vitest run` (npm test):
+ * Four projects, all run by `vitest run` (npm test):
  * - unit: codecs and logic, no broker, fast;
  * - integration: real Kafka brokers (4.x and 3.9) started once per run by the global setup;
- * - conformance: Kafka's own Java serializers as the oracle (Java + Maven, no broker).
+ * - conformance: Kafka's own Java serializers as the oracle (Java + Maven, no broker);
+ * - runtimes: the unit project again on Bun and on Deno (test/integration/runtimes/unit-suites.test.ts).
  * `vitest run --project unit` runs only the first and starts nothing.
  */
+const RUNTIME_UNIT_SUITES = 'test/integration/runtimes/unit-suites.test.ts';
 export default defineConfig({
   test: {
     // Teardown stops the brokers: a clean Kafka shutdown takes seconds, and SIGKILL follows only after 15 s.
@@ -24,6 +26,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, RUNTIME_UNIT_SUITES],
           environment: 'node',
           globalSetup: ['test/harness/global-setup.ts'],
           // Two JVM brokers already share a small machine: test files run one after another in one fork.
@@ -43,6 +46,17 @@ export default defineConfig({
           poolOptions: { forks: { singleFork: true } },
           testTimeout: 120_000,
           hookTimeout: 300_000,
+        },
+      },
+      {
+        test: {
+          name: 'runtimes',
+          include: [RUNTIME_UNIT_SUITES],
+          environment: 'node',
+          // Another pool than the forks the other projects use: vitest runs each pool's files at once with the
+          // others', so the Bun and Deno runs (minutes, no broker) overlap the Node unit and integration suites
+          // instead of waiting for the single integration fork. The test itself only waits on child processes.
+          pool: 'threads',
         },
       },
     ],

@@ -193,6 +193,7 @@ export class FakeKafka {
     this.inFlightNow.set(api, now);
     this.inFlightPeak.set(api, Math.max(now, this.maxInFlight(api)));
     try {
+      if (controlled?.after !== undefined) await controlled.after;
       const delayMs = (controlled?.delayMs ?? 0) + (this.latencyMs[api] ?? 0);
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       return await handler(this, request, signal);

@@ -1,6 +1,6 @@
 /**
  * The fake cluster's control hooks (after franz-go kfake's `ControlKey`): a test intercepts the requests of one
- * API, optionally to one broker and a number of times, and answers them itself, fails them, delays them, or
+ * API, optionally to one broker and a number of times, and answers them itself, fails them, delays or holds them, or
  * lets the cluster answer and then loses the answer (the request took effect, the client never hears).
  */
 
@@ -21,8 +21,8 @@ export type ControlAnswer =
   | { response: unknown }
   /** Fail the request with this error (a connection or timeout error, as the network layer throws). */
   | { error: Error }
-  /** Wait, then answer as usual. */
-  | { delayMs: number }
+  /** Wait (for `after` to settle, then `delayMs`), then answer as usual: `after` orders answers without timing. */
+  | { delayMs?: number; after?: PromiseLike<unknown> }
   | undefined;
 
 export type ControlHook = (request: FakeRequest) => ControlAnswer;

@@ -1,5 +1,5 @@
 /**
- * The broker smoke test that Bun and Deno run (spawned by test/integration/runtimes/runtimes.test.ts, which
+ * The broker smoke test that Bun and Deno run (spawned by test/integration/runtimes/smoke.test.ts, which
  * checks everything printed here against the broker and the files):
  *
  *   bun test/runtimes/smoke.ts <config.json>
@@ -8,9 +8,9 @@
  *
  * It runs the library's source as these runtimes load it, through the public API only: creates a topic,
  * produces with every compression codec, consumes it in a group that commits to the broker, consumes it again
- * in a group whose offsets live in a FileOffsetStore, and does the same round trip over mutual TLS; the
- * consumer's commit events are counted on node:diagnostics_channel. Each step prints one JSON line on stdout;
- * the exit code is 0 once every step ran, 1 on an error (its name and message on stdout), 2 on the time limit.
+ * in a group whose offsets live in a FileOffsetStore, and (when given a TLS listener) does the same round trip
+ * over mutual TLS; the consumer's commit events are counted on node:diagnostics_channel. Each step prints one
+ * JSON line on stdout; the exit code is 0 once every step ran, 1 on an error (its name and message on stdout), 2 on the time limit.
  */
 import { subscribe } from 'node:diagnostics_channel';
 import { readFile } from 'node:fs/promises';
@@ -115,6 +115,7 @@ async function main(): Promise<void> {
   });
 
   const { tls } = config;
+  if (tls === undefined) return;
   await withClient(
     { bootstrap: tls.mtlsBootstrap, tls: { ca: tls.ca, cert: tls.clientCert, key: tls.clientKey } },
     async (client) => {

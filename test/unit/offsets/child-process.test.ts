@@ -20,7 +20,9 @@ beforeAll(() => {
   buildDir = mkdtempSync(path.join(os.tmpdir(), 'tidemark-offsets-build-'));
   commitLoop = buildFixture(path.join(fixtures, 'commit-loop.ts'), buildDir);
   holdLock = buildFixture(path.join(fixtures, 'hold-lock.ts'), buildDir);
-});
+  // TypeScript transpiles the library's sources for each fixture: over the default 10 s on a loaded machine (seen
+  // under Deno's vitest workers).
+}, 60_000);
 afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
 
 const exits = new WeakMap<ChildProcessWithoutNullStreams, Promise<number | null>>();

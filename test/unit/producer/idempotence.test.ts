@@ -28,7 +28,7 @@ afterEach(async () => {
   await Promise.all(producers.splice(0).map((p) => p.close({ timeoutMs: 100 })));
 });
 
-const tick = () => new Promise((r) => setTimeout(r, 0));
+const tick = () => new Promise((r) => setTimeout(r, 20));
 
 /** Sends `n` records one small batch each (batchSize 150 holds one 100-byte value), letting each leave first. */
 async function sendSpread(p: Producer, n: number, prefix = 'v') {
@@ -75,6 +75,22 @@ describe('idempotent producer', () => {
     await sendSpread(p, 2, 'a');
     // The broker knows the producer now: a batch behind the failed one is refused for its sequence.
     broker.injectProduce('t', 0, { kind: 'error', code: ErrorCode.NOT_LEADER_OR_FOLLOWER }, 1);
+    // The failing batch is answered only once the next one has reached the broker, so that one is in flight
+    // behind the failure on any runtime and under any load (not only when the sends outpace the 5 ms latency).
+    // Held answers go on in arrival order: the failure first, then the refusal of the batch behind it.
+    let secondArrived!: () => void;
+    const second = new Promise<void>((resolve) => {
+      secondArrived = resolve;
+    });
+    let arrived = 0;
+    broker.control(
+      'Produce',
+      () => {
+        if (++arrived === 2) secondArrived();
+        return { after: second };
+      },
+      { times: 2 },
+    );
     await sendSpread(p, 12);
     expect(values(broker)).toEqual(['a0', 'a1', ...Array.from({ length: 12 }, (_, i) => `v${i}`)]);
     expect(broker.maxInFlight('Produce')).toBeGreaterThan(1);

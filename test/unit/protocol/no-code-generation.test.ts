@@ -14,14 +14,21 @@ import { API_DEFINITIONS } from '../../../protocol/index.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
+const FLAG = '--disallow-code-generation-from-strings';
+
+/**
+ * The child on the runtime running this test (process.execPath). Node and Bun take the flag and `--import tsx`;
+ * Deno takes V8 flags through --v8-flags and runs TypeScript itself (sloppy imports: `./x.js` for `./x.ts`).
+ */
+function childArgs(child: string): string[] {
+  if (process.versions.deno !== undefined)
+    return ['run', '-A', '--unstable-sloppy-imports', `--v8-flags=${FLAG}`, child];
+  return [FLAG, '--import', 'tsx', child];
+}
 
 it('encodes and decodes every API at every version under --disallow-code-generation-from-strings', async () => {
   const child = fileURLToPath(new URL('./no-code-generation-child.ts', import.meta.url));
-  const { stdout } = await run(
-    process.execPath,
-    ['--disallow-code-generation-from-strings', '--import', 'tsx', child],
-    { cwd: ROOT, timeout: 60_000 },
-  );
+  const { stdout } = await run(process.execPath, childArgs(child), { cwd: ROOT, timeout: 60_000 });
   const result = JSON.parse(stdout.trim().split('\n').at(-1) as string);
   // The flag is in force: the run-time compiler fails with the EvalError the library used to fail with.
   expect(result.compiler).toBe('EvalError');
