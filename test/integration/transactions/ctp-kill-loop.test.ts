@@ -21,6 +21,10 @@ const KILLS = Number(process.env.TIDEMARK_KILLS ?? 20);
 const MS_PER_RECORD = 0.4;
 const CHILD = fileURLToPath(new URL('./transform-child.ts', import.meta.url));
 
+// The children's bundle is shared by both cases: removed once, after both (a case that finished first would
+// otherwise delete it while the other still starts children).
+afterAll(() => removeChildScript());
+
 // Both brokers at once: each case has its own topics, group and transactional id, asserts only what was
 // delivered (never how fast), and spends most of its time starting child processes and waiting on its broker.
 describe.concurrent.each(targets())('consume-transform-produce killed with SIGKILL ($label)', (target) => {
@@ -35,7 +39,6 @@ describe.concurrent.each(targets())('consume-transform-produce killed with SIGKI
     await produce(client, input, [...Array(PARTITIONS).keys()], PER_PARTITION, { batchSize: 500 });
   }, 180_000);
   afterAll(async () => {
-    removeChildScript();
     await client?.close();
   });
 
