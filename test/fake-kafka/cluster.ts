@@ -8,16 +8,22 @@
 
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { kafkaError } from '../../protocol/kafka-error.js';
-import type { ClusterMetadata, PartitionMetadata, TopicMetadata } from '../../src/cluster/metadata.js';
+import type { ClusterMetadata, MetadataQuery, PartitionMetadata, TopicMetadata } from '../../src/cluster/metadata.js';
+import { answerApiVersions } from './apis/api-versions.js';
 import { answerConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
 import { answerFetch, type FetchHooks, type Sessions } from './apis/fetch.js';
 import { answerFindCoordinator } from './apis/find-coordinator.js';
+import { answerHeartbeat } from './apis/heartbeat.js';
 import { answerInitProducerId } from './apis/init-producer-id.js';
+import { answerJoinGroup } from './apis/join-group.js';
+import { answerLeaveGroup } from './apis/leave-group.js';
 import { answerListOffsets } from './apis/list-offsets.js';
+import { answerMetadata } from './apis/metadata.js';
 import { answerOffsetCommit } from './apis/offset-commit.js';
 import { answerOffsetFetch } from './apis/offset-fetch.js';
 import { answerOffsetForLeaderEpoch } from './apis/offset-for-leader-epoch.js';
 import { answerProduce, type ProduceCall, type ProduceFault } from './apis/produce.js';
+import { answerSyncGroup } from './apis/sync-group.js';
 import { type ControlHook, Controls, type FakeRequest } from './control.js';
 import { FakeGroup } from './groups.js';
 import { type LogEntry, PartitionLog } from './partition-log.js';
@@ -26,6 +32,8 @@ type Handler = (kafka: FakeKafka, request: FakeRequest, signal?: AbortSignal) =>
 
 /** The APIs the fake serves, by name; add one file in apis/ and a line here (see README.md). */
 const HANDLERS: Record<string, Handler> = {
+  ApiVersions: answerApiVersions,
+  Metadata: answerMetadata,
   Produce: answerProduce,
   InitProducerId: answerInitProducerId,
   Fetch: answerFetch,
@@ -35,6 +43,10 @@ const HANDLERS: Record<string, Handler> = {
   ConsumerGroupHeartbeat: answerConsumerGroupHeartbeat,
   OffsetCommit: answerOffsetCommit,
   OffsetFetch: answerOffsetFetch,
+  JoinGroup: answerJoinGroup,
+  SyncGroup: answerSyncGroup,
+  Heartbeat: answerHeartbeat,
+  LeaveGroup: answerLeaveGroup,
 };
 
 /** The versions the brokers offer (the client uses these, as it would the negotiated ones). */
@@ -49,6 +61,11 @@ const VERSIONS: Record<string, number> = {
   ConsumerGroupHeartbeat: 1,
   OffsetCommit: 9,
   OffsetFetch: 9,
+  ApiVersions: 4,
+  JoinGroup: 9,
+  SyncGroup: 5,
+  Heartbeat: 4,
+  LeaveGroup: 5,
 };
 
 export class FakeKafka {
@@ -61,6 +78,8 @@ export class FakeKafka {
   readonly produceCalls: ProduceCall[] = [];
   readonly produceFaults = new Map<string, ProduceFault[]>();
   readonly groups = new Map<string, FakeGroup>();
+  /** Every connection a client opened, in order (a request's `connection` indexes it). */
+  readonly connections: { nodeId: number; isClosed: boolean }[] = [];
   versions: Record<string, number> = { ...VERSIONS };
   /** How long each API takes to answer (ms); a producer's requests take at least a timer tick, as on a socket. */
   readonly latencyMs: Record<string, number> = { Produce: 1, InitProducerId: 1 };
@@ -95,7 +114,7 @@ export class FakeKafka {
 
   /** A consumer group, created when first named (as a broker does). */
   group(groupId: string): FakeGroup {
-    const group = this.groups.get(groupId) ?? new FakeGroup();
+    const group = this.groups.get(groupId) ?? new FakeGroup(groupId);
     this.groups.set(groupId, group);
     return group;
   }
@@ -142,13 +161,25 @@ export class FakeKafka {
   }
 
   topicNameOf(topicId: string): string {
-    for (const [name, t] of this.topics) if (t.topicId === topicId) return name;
-    throw new Error(`fake kafka: unknown topic id ${topicId}`);
+    const name = this.topicNamed(topicId);
+    if (name === undefined) throw new Error(`fake kafka: unknown topic id ${topicId}`);
+    return name;
   }
 
-  metadata(): ClusterMetadata {
+  /** The name of the topic with this id, if there is one. */
+  topicNamed(topicId: string): string | undefined {
+    for (const [name, t] of this.topics) if (t.topicId === topicId) return name;
+    return undefined;
+  }
+
+  /** The cluster's metadata: every topic, or those the query names (by name or id) that exist. */
+  metadata(query: MetadataQuery = {}): ClusterMetadata {
     const topics = new Map<string, TopicMetadata>();
-    for (const name of this.topics.keys()) topics.set(name, this.topicMetadata(name));
+    for (const [name, { topicId }] of this.topics) {
+      if (query.topics != null && !query.topics.includes(name)) continue;
+      if (query.topicIds !== undefined && !query.topicIds.includes(topicId)) continue;
+      topics.set(name, this.topicMetadata(name));
+    }
     const brokers = new Map(
       this.nodes.map((nodeId) => [nodeId, { nodeId, host: `fake-${nodeId}`, port: 9092, rack: null }]),
     );
@@ -181,8 +212,15 @@ export class FakeKafka {
   }
 
   /** Answers one request (decoded by the real request codec): control hooks first, then the API's handler. */
-  async answer(node: number, api: string, version: number, body: unknown, signal?: AbortSignal): Promise<unknown> {
-    const request: FakeRequest = { node, api, version, body, at: Date.now() };
+  async answer(
+    node: number,
+    api: string,
+    version: number,
+    body: unknown,
+    signal?: AbortSignal,
+    connection = -1,
+  ): Promise<unknown> {
+    const request: FakeRequest = { node, api, version, body, at: Date.now(), connection };
     this.seen.push(request);
     const controlled = this.controls.consult(request);
     if (controlled !== undefined && 'error' in controlled) throw controlled.error;
