@@ -87,6 +87,10 @@ export class FakeKafka {
   readonly throttleTimeMs: Record<string, number> = {};
   /** Set to refuse new connections as a closed client does (not retriable). */
   refuseConnections = false;
+  /** Brokers that are down: connecting to them fails with a (retriable) ConnectionError. */
+  readonly down = new Set<number>();
+  /** Which broker coordinates a group (key type 0) or transactional id (1); the first broker by default. */
+  coordinatorOf: (key: string, keyType: number) => number = () => this.nodes[0];
   nextProducerId = 1000n;
   private readonly inFlightNow = new Map<string, number>();
   private readonly inFlightPeak = new Map<string, number>();

@@ -113,7 +113,13 @@ function newProducerView(kafka: FakeKafka): FakeProducerCluster {
 
 /** The cluster as the Consumer sees it (metadata cache, leader lookups, dedicated connections). */
 export function consumerView(kafka: FakeKafka): Cluster {
-  const connection = (nodeId: number) => new FakeConnection(kafka, nodeId).asConnection;
+  const connection = (nodeId: number) => {
+    if (kafka.down.has(nodeId)) {
+      throw new ConnectionError('connection refused', { host: `fake-${nodeId}`, port: 9092, nodeId });
+    }
+    return new FakeConnection(kafka, nodeId).asConnection;
+  };
+  const up = () => kafka.nodes.find((nodeId) => !kafka.down.has(nodeId)) ?? kafka.nodes[0];
   const cluster = {
     isClosed: false,
     metadataCache: {
@@ -129,7 +135,7 @@ export function consumerView(kafka: FakeKafka): Cluster {
     metadata: async (query: MetadataQuery = {}) => kafka.metadata(query),
     partitionMetadata: async (topic: string, partition: number) => kafka.topicMetadata(topic).partitions[partition],
     connectionTo: async (nodeId: number) => connection(nodeId),
-    anyConnection: async () => connection(kafka.nodes[0]),
+    anyConnection: async () => connection(up()),
     noteError: () => {},
     pool: {
       openDedicated: async (address: { nodeId?: number }) => connection(address.nodeId!),
