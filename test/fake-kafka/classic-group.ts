@@ -41,6 +41,21 @@ export class ClassicGroup {
     return `${this.groupId}-member-${this.nextMember++}`;
   }
 
+  /** Puts a member in a stable group of `generation`, as if it had joined and synced (for tests of commits). */
+  seat(memberId: string, generation: number, groupInstanceId: string | null = null): void {
+    this.members.set(memberId, {
+      memberId,
+      groupInstanceId,
+      protocols: [],
+      sessionTimeoutMs: 0,
+      rebalanceTimeoutMs: 0,
+      assignment: Buffer.alloc(0),
+    });
+    this.generation = generation;
+    this.leader ??= memberId;
+    this.state = 'Stable';
+  }
+
   memberOfInstance(groupInstanceId: string | null): ClassicMember | undefined {
     if (groupInstanceId === null) return undefined;
     return [...this.members.values()].find((m) => m.groupInstanceId === groupInstanceId);

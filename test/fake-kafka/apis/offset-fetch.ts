@@ -1,6 +1,6 @@
 /**
  * OffsetFetch (v1-v7 one group, v8+ batched groups; topics by name, by id from v10): committed offsets, -1
- * where none was committed; null topics ask for every partition of every topic.
+ * where none was committed; null topics ask for every partition the group has committed (as Kafka answers).
  */
 import type { FakeKafka } from '../cluster.js';
 import type { FakeRequest } from '../control.js';
@@ -24,7 +24,7 @@ function fetchGroups(kafka: FakeKafka, groups: { groupId: string; topics: any[] 
     const group = kafka.group(g.groupId);
     const asked: Asked[] =
       g.topics?.map((t) => ({ ...t, name: version >= 10 ? (kafka.topicNamed(t.topicId) ?? '') : t.name })) ??
-      [...kafka.topics].map(([name, t]) => ({ name, partitionIndexes: t.partitions.map((_, i) => i) }));
+      committedTopics(group.committed.keys());
     return {
       groupId: g.groupId,
       errorCode: 0,
@@ -43,4 +43,15 @@ function fetchGroups(kafka: FakeKafka, groups: { groupId: string; topics: any[] 
       })),
     };
   });
+}
+
+/** The topics and partitions of `topic/partition` keys. */
+function committedTopics(keys: Iterable<string>): Asked[] {
+  const byTopic = new Map<string, number[]>();
+  for (const key of keys) {
+    const at = key.lastIndexOf('/');
+    const name = key.slice(0, at);
+    byTopic.set(name, [...(byTopic.get(name) ?? []), Number(key.slice(at + 1))]);
+  }
+  return [...byTopic].map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
 }
