@@ -11,6 +11,10 @@ import { kafkaError } from '../../protocol/kafka-error.js';
 import type { ClusterMetadata, MetadataQuery, PartitionMetadata, TopicMetadata } from '../../src/cluster/metadata.js';
 import { answerApiVersions } from './apis/api-versions.js';
 import { answerConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
+import { answerCreatePartitions } from './apis/create-partitions.js';
+import { answerCreateTopics } from './apis/create-topics.js';
+import { answerDeleteTopics } from './apis/delete-topics.js';
+import { answerDescribeConfigs } from './apis/describe-configs.js';
 import { answerFetch, type FetchHooks, type Sessions } from './apis/fetch.js';
 import { answerFindCoordinator } from './apis/find-coordinator.js';
 import { answerHeartbeat } from './apis/heartbeat.js';
@@ -47,6 +51,10 @@ const HANDLERS: Record<string, Handler> = {
   SyncGroup: answerSyncGroup,
   Heartbeat: answerHeartbeat,
   LeaveGroup: answerLeaveGroup,
+  CreateTopics: answerCreateTopics,
+  DeleteTopics: answerDeleteTopics,
+  CreatePartitions: answerCreatePartitions,
+  DescribeConfigs: answerDescribeConfigs,
 };
 
 /** The versions the brokers offer (the client uses these, as it would the negotiated ones). */
@@ -66,10 +74,14 @@ const VERSIONS: Record<string, number> = {
   SyncGroup: 5,
   Heartbeat: 4,
   LeaveGroup: 5,
+  CreateTopics: 7,
+  DeleteTopics: 6,
+  CreatePartitions: 3,
+  DescribeConfigs: 4,
 };
 
 export class FakeKafka {
-  readonly topics = new Map<string, { topicId: string; partitions: PartitionLog[] }>();
+  readonly topics = new Map<string, { topicId: string; partitions: PartitionLog[]; configs: Map<string, string> }>();
   /** Every request, in arrival order. */
   readonly seen: FakeRequest[] = [];
   readonly controls = new Controls();
@@ -98,11 +110,16 @@ export class FakeKafka {
 
   constructor(readonly nodes: number[] = [1]) {}
 
-  createTopic(name: string, partitions: number, leaderOf: (p: number) => number = () => this.nodes[0]): void {
+  createTopic(
+    name: string,
+    partitions: number,
+    leaderOf: (p: number) => number = () => this.nodes[0],
+    configs = new Map<string, string>(),
+  ): void {
     const id = Buffer.alloc(16);
     id.writeUInt32BE(this.nextTopicId++, 12);
     const logs = [...Array(partitions)].map((_, p) => new PartitionLog(leaderOf(p)));
-    this.topics.set(name, { topicId: id.toString('base64url'), partitions: logs });
+    this.topics.set(name, { topicId: id.toString('base64url'), partitions: logs, configs });
   }
 
   partition(topic: string, partition: number): PartitionLog {

@@ -136,6 +136,7 @@ export function consumerView(kafka: FakeKafka): Cluster {
     partitionMetadata: async (topic: string, partition: number) => kafka.topicMetadata(topic).partitions[partition],
     connectionTo: async (nodeId: number) => connection(nodeId),
     anyConnection: async () => connection(up()),
+    controllerConnection: async () => connection(kafka.nodes[0]),
     noteError: () => {},
     pool: {
       openDedicated: async (address: { nodeId?: number }) => connection(address.nodeId!),
