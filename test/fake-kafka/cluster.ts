@@ -8,16 +8,26 @@
 
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { kafkaError } from '../../protocol/kafka-error.js';
-import type { ClusterMetadata, PartitionMetadata, TopicMetadata } from '../../src/cluster/metadata.js';
+import type { ClusterMetadata, MetadataQuery, PartitionMetadata, TopicMetadata } from '../../src/cluster/metadata.js';
+import { answerApiVersions } from './apis/api-versions.js';
 import { answerConsumerGroupHeartbeat } from './apis/consumer-group-heartbeat.js';
+import { answerCreatePartitions } from './apis/create-partitions.js';
+import { answerCreateTopics } from './apis/create-topics.js';
+import { answerDeleteTopics } from './apis/delete-topics.js';
+import { answerDescribeConfigs } from './apis/describe-configs.js';
 import { answerFetch, type FetchHooks, type Sessions } from './apis/fetch.js';
 import { answerFindCoordinator } from './apis/find-coordinator.js';
+import { answerHeartbeat } from './apis/heartbeat.js';
 import { answerInitProducerId } from './apis/init-producer-id.js';
+import { answerJoinGroup } from './apis/join-group.js';
+import { answerLeaveGroup } from './apis/leave-group.js';
 import { answerListOffsets } from './apis/list-offsets.js';
+import { answerMetadata } from './apis/metadata.js';
 import { answerOffsetCommit } from './apis/offset-commit.js';
 import { answerOffsetFetch } from './apis/offset-fetch.js';
 import { answerOffsetForLeaderEpoch } from './apis/offset-for-leader-epoch.js';
 import { answerProduce, type ProduceCall, type ProduceFault } from './apis/produce.js';
+import { answerSyncGroup } from './apis/sync-group.js';
 import { type ControlHook, Controls, type FakeRequest } from './control.js';
 import { FakeGroup } from './groups.js';
 import { type LogEntry, PartitionLog } from './partition-log.js';
@@ -26,6 +36,8 @@ type Handler = (kafka: FakeKafka, request: FakeRequest, signal?: AbortSignal) =>
 
 /** The APIs the fake serves, by name; add one file in apis/ and a line here (see README.md). */
 const HANDLERS: Record<string, Handler> = {
+  ApiVersions: answerApiVersions,
+  Metadata: answerMetadata,
   Produce: answerProduce,
   InitProducerId: answerInitProducerId,
   Fetch: answerFetch,
@@ -35,6 +47,14 @@ const HANDLERS: Record<string, Handler> = {
   ConsumerGroupHeartbeat: answerConsumerGroupHeartbeat,
   OffsetCommit: answerOffsetCommit,
   OffsetFetch: answerOffsetFetch,
+  JoinGroup: answerJoinGroup,
+  SyncGroup: answerSyncGroup,
+  Heartbeat: answerHeartbeat,
+  LeaveGroup: answerLeaveGroup,
+  CreateTopics: answerCreateTopics,
+  DeleteTopics: answerDeleteTopics,
+  CreatePartitions: answerCreatePartitions,
+  DescribeConfigs: answerDescribeConfigs,
 };
 
 /** The versions the brokers offer (the client uses these, as it would the negotiated ones). */
@@ -49,10 +69,19 @@ const VERSIONS: Record<string, number> = {
   ConsumerGroupHeartbeat: 1,
   OffsetCommit: 9,
   OffsetFetch: 9,
+  ApiVersions: 4,
+  JoinGroup: 9,
+  SyncGroup: 5,
+  Heartbeat: 4,
+  LeaveGroup: 5,
+  CreateTopics: 7,
+  DeleteTopics: 6,
+  CreatePartitions: 3,
+  DescribeConfigs: 4,
 };
 
 export class FakeKafka {
-  readonly topics = new Map<string, { topicId: string; partitions: PartitionLog[] }>();
+  readonly topics = new Map<string, { topicId: string; partitions: PartitionLog[]; configs: Map<string, string> }>();
   /** Every request, in arrival order. */
   readonly seen: FakeRequest[] = [];
   readonly controls = new Controls();
@@ -61,6 +90,8 @@ export class FakeKafka {
   readonly produceCalls: ProduceCall[] = [];
   readonly produceFaults = new Map<string, ProduceFault[]>();
   readonly groups = new Map<string, FakeGroup>();
+  /** Every connection a client opened, in order (a request's `connection` indexes it). */
+  readonly connections: { nodeId: number; isClosed: boolean }[] = [];
   versions: Record<string, number> = { ...VERSIONS };
   /** How long each API takes to answer (ms); a producer's requests take at least a timer tick, as on a socket. */
   readonly latencyMs: Record<string, number> = { Produce: 1, InitProducerId: 1 };
@@ -68,6 +99,10 @@ export class FakeKafka {
   readonly throttleTimeMs: Record<string, number> = {};
   /** Set to refuse new connections as a closed client does (not retriable). */
   refuseConnections = false;
+  /** Brokers that are down: connecting to them fails with a (retriable) ConnectionError. */
+  readonly down = new Set<number>();
+  /** Which broker coordinates a group (key type 0) or transactional id (1); the first broker by default. */
+  coordinatorOf: (key: string, keyType: number) => number = () => this.nodes[0];
   nextProducerId = 1000n;
   private readonly inFlightNow = new Map<string, number>();
   private readonly inFlightPeak = new Map<string, number>();
@@ -75,11 +110,16 @@ export class FakeKafka {
 
   constructor(readonly nodes: number[] = [1]) {}
 
-  createTopic(name: string, partitions: number, leaderOf: (p: number) => number = () => this.nodes[0]): void {
+  createTopic(
+    name: string,
+    partitions: number,
+    leaderOf: (p: number) => number = () => this.nodes[0],
+    configs = new Map<string, string>(),
+  ): void {
     const id = Buffer.alloc(16);
     id.writeUInt32BE(this.nextTopicId++, 12);
     const logs = [...Array(partitions)].map((_, p) => new PartitionLog(leaderOf(p)));
-    this.topics.set(name, { topicId: id.toString('base64url'), partitions: logs });
+    this.topics.set(name, { topicId: id.toString('base64url'), partitions: logs, configs });
   }
 
   partition(topic: string, partition: number): PartitionLog {
@@ -95,7 +135,7 @@ export class FakeKafka {
 
   /** A consumer group, created when first named (as a broker does). */
   group(groupId: string): FakeGroup {
-    const group = this.groups.get(groupId) ?? new FakeGroup();
+    const group = this.groups.get(groupId) ?? new FakeGroup(groupId);
     this.groups.set(groupId, group);
     return group;
   }
@@ -142,13 +182,25 @@ export class FakeKafka {
   }
 
   topicNameOf(topicId: string): string {
-    for (const [name, t] of this.topics) if (t.topicId === topicId) return name;
-    throw new Error(`fake kafka: unknown topic id ${topicId}`);
+    const name = this.topicNamed(topicId);
+    if (name === undefined) throw new Error(`fake kafka: unknown topic id ${topicId}`);
+    return name;
   }
 
-  metadata(): ClusterMetadata {
+  /** The name of the topic with this id, if there is one. */
+  topicNamed(topicId: string): string | undefined {
+    for (const [name, t] of this.topics) if (t.topicId === topicId) return name;
+    return undefined;
+  }
+
+  /** The cluster's metadata: every topic, or those the query names (by name or id) that exist. */
+  metadata(query: MetadataQuery = {}): ClusterMetadata {
     const topics = new Map<string, TopicMetadata>();
-    for (const name of this.topics.keys()) topics.set(name, this.topicMetadata(name));
+    for (const [name, { topicId }] of this.topics) {
+      if (query.topics != null && !query.topics.includes(name)) continue;
+      if (query.topicIds !== undefined && !query.topicIds.includes(topicId)) continue;
+      topics.set(name, this.topicMetadata(name));
+    }
     const brokers = new Map(
       this.nodes.map((nodeId) => [nodeId, { nodeId, host: `fake-${nodeId}`, port: 9092, rack: null }]),
     );
@@ -181,8 +233,15 @@ export class FakeKafka {
   }
 
   /** Answers one request (decoded by the real request codec): control hooks first, then the API's handler. */
-  async answer(node: number, api: string, version: number, body: unknown, signal?: AbortSignal): Promise<unknown> {
-    const request: FakeRequest = { node, api, version, body, at: Date.now() };
+  async answer(
+    node: number,
+    api: string,
+    version: number,
+    body: unknown,
+    signal?: AbortSignal,
+    connection = -1,
+  ): Promise<unknown> {
+    const request: FakeRequest = { node, api, version, body, at: Date.now(), connection };
     this.seen.push(request);
     const controlled = this.controls.consult(request);
     if (controlled !== undefined && 'error' in controlled) throw controlled.error;

@@ -13,6 +13,8 @@ export interface FakeRequest {
   body: any;
   /** When it arrived (epoch ms). */
   at: number;
+  /** Which connection carried it (an index into `kafka.connections`). */
+  connection: number;
 }
 
 /** What a control hook decides for one request; `undefined` lets the cluster answer as usual. */

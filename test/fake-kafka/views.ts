@@ -9,6 +9,9 @@ import { Writer } from '../../codecs/writer.js';
 import { requestCodec, responseCodec } from '../../protocol/codec.js';
 import type { ApiDef } from '../../protocol/schema.js';
 import type { Cluster } from '../../src/cluster/cluster.js';
+import type { MetadataQuery } from '../../src/cluster/metadata.js';
+import { CoordinatorLink } from '../../src/consumer/group/coordinator-link.js';
+import { Coordinators } from '../../src/coordinator/coordinators.js';
 import type { Connection } from '../../src/network/connection.js';
 import { ConnectionError } from '../../src/network/errors.js';
 import type { ProducerCluster } from '../../src/producer/cluster-view.js';
@@ -17,6 +20,8 @@ import type { FakeKafka } from './cluster.js';
 /** A connection to one fake broker: real codecs both ways, abortable, closable. */
 export class FakeConnection extends EventEmitter {
   readonly address: string;
+  /** Its index in `kafka.connections`. */
+  readonly id: number;
   private closed = false;
 
   constructor(
@@ -25,6 +30,7 @@ export class FakeConnection extends EventEmitter {
   ) {
     super();
     this.address = `fake-${nodeId}:9092`;
+    this.id = kafka.connections.push(this) - 1;
   }
 
   /** Closed by close(), or because the cluster refuses connections (as a closed client's are). */
@@ -52,7 +58,7 @@ export class FakeConnection extends EventEmitter {
     const w = new Writer();
     requestCodec(api, version).encode(w, body as never);
     const decoded = requestCodec(api, version).decode(new Reader(w.toBuffer()));
-    const answer = await this.kafka.answer(this.nodeId, api.name, version, decoded, options.signal);
+    const answer = await this.kafka.answer(this.nodeId, api.name, version, decoded, options.signal, this.id);
     // acks=0: the broker sends nothing back.
     if (options.expectResponse === false) return undefined;
     const out = new Writer();
@@ -107,7 +113,13 @@ function newProducerView(kafka: FakeKafka): FakeProducerCluster {
 
 /** The cluster as the Consumer sees it (metadata cache, leader lookups, dedicated connections). */
 export function consumerView(kafka: FakeKafka): Cluster {
-  const connection = (nodeId: number) => new FakeConnection(kafka, nodeId).asConnection;
+  const connection = (nodeId: number) => {
+    if (kafka.down.has(nodeId)) {
+      throw new ConnectionError('connection refused', { host: `fake-${nodeId}`, port: 9092, nodeId });
+    }
+    return new FakeConnection(kafka, nodeId).asConnection;
+  };
+  const up = () => kafka.nodes.find((nodeId) => !kafka.down.has(nodeId)) ?? kafka.nodes[0];
   const cluster = {
     isClosed: false,
     metadataCache: {
@@ -119,11 +131,12 @@ export function consumerView(kafka: FakeKafka): Cluster {
       broker: (nodeId: number) => kafka.metadata().brokers.get(nodeId),
       refresh: async () => kafka.metadata(),
     },
-    // Metadata is answered from the cluster's state directly, not over a FakeConnection (no Metadata handler yet).
-    metadata: async () => kafka.metadata(),
+    // Metadata is answered from the cluster's state directly (the Metadata API is there for clients that ask it).
+    metadata: async (query: MetadataQuery = {}) => kafka.metadata(query),
     partitionMetadata: async (topic: string, partition: number) => kafka.topicMetadata(topic).partitions[partition],
     connectionTo: async (nodeId: number) => connection(nodeId),
-    anyConnection: async () => connection(kafka.nodes[0]),
+    anyConnection: async () => connection(up()),
+    controllerConnection: async () => connection(kafka.nodes[0]),
     noteError: () => {},
     pool: {
       openDedicated: async (address: { nodeId?: number }) => connection(address.nodeId!),
@@ -131,4 +144,14 @@ export function consumerView(kafka: FakeKafka): Cluster {
     },
   };
   return cluster as unknown as Cluster;
+}
+
+/** A client's coordinator cache over the fake (short backoff, as tests want). */
+export function coordinatorsView(kafka: FakeKafka, backoff = { initialMs: 1, maxMs: 5 }): Coordinators {
+  return new Coordinators(consumerView(kafka), { requestTimeoutMs: 2_000, backoff });
+}
+
+/** A group member's way to its coordinator: the real CoordinatorLink over the fake (what membership is given). */
+export function groupLink(kafka: FakeKafka, groupId: string, coordinators = coordinatorsView(kafka)): CoordinatorLink {
+  return new CoordinatorLink(groupId, consumerView(kafka), coordinators);
 }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { kafkaError } from '../../../protocol/kafka-error.js';
 import type { LeaderLookup } from '../../../src/cluster/leader-requests.js';
 import {
   type ListOffsetsQuery,
@@ -7,45 +6,52 @@ import {
   specTimestamp,
   UnsupportedOffsetSpecError,
 } from '../../../src/cluster/list-offsets.js';
-import type { PartitionMetadata } from '../../../src/cluster/metadata.js';
 import { PartitionErrors } from '../../../src/cluster/partition-errors.js';
-import { FakeConnection, type Handler } from './fake-connection.js';
+import { FakeKafka } from '../../fake-kafka/cluster.js';
+import type { ControlHook } from '../../fake-kafka/control.js';
+import { consumerView } from '../../fake-kafka/views.js';
 
 const fast = { initialMs: 1, maxMs: 5 };
 
-/** A cluster of fake brokers: `leaders` says who leads each `topic-partition`; the test may move them. */
-function fakeCluster(leaders: Record<string, number>, handler: Handler, version = 11) {
-  const brokers = new Map<number, FakeConnection>();
+/**
+ * The fake cluster with topic t (4 partitions, partition p holding 100 * p + 1 records) led by `leaderOf`, at
+ * ListOffsets `version`; `lookup` is what listOffsets is given (the consumer view's leaders and connections),
+ * noting what it is told about stale metadata in `noted`.
+ */
+function fakeCluster(leaderOf: (p: number) => number = () => 1, version = 11) {
+  const kafka = new FakeKafka([1, 2]);
+  kafka.createTopic('t', 4, leaderOf);
+  for (let p = 0; p < 4; p++) kafka.append('t', p, 100 * p + 1, 50);
+  kafka.versions.ListOffsets = version;
+  const cluster = consumerView(kafka);
   const noted: unknown[] = [];
   const lookup: LeaderLookup = {
-    async partitionMetadata(topic, partition): Promise<PartitionMetadata> {
-      const leader = leaders[`${topic}-${partition}`];
-      if (leader === undefined) throw kafkaError(3, { context: { topic, partition } });
-      return { partition, leader, leaderEpoch: 5, replicas: [], isr: [], offlineReplicas: [], error: undefined };
-    },
-    async connectionTo(nodeId) {
-      const c = brokers.get(nodeId) ?? new FakeConnection(nodeId, { ListOffsets: version }, handler);
-      brokers.set(nodeId, c);
-      return c.asConnection;
-    },
+    partitionMetadata: (topic, partition) => cluster.partitionMetadata(topic, partition),
+    connectionTo: (nodeId) => cluster.connectionTo(nodeId),
     noteError(err) {
       noted.push(err);
     },
   };
-  return { lookup, brokers, noted };
+  const calls = (node?: number) => kafka.requests('ListOffsets', node);
+  return { kafka, lookup, calls, noted };
 }
 
-/** Answers every partition with offset = 100 * partition + 1, and timestamp 7, in the fields of the version. */
-const echo: Handler = (_api, v, body) => ({
-  topics: body.topics.map((t: { name: string; partitions: { partitionIndex: number }[] }) => ({
-    name: t.name,
-    partitions: t.partitions.map((p) => {
-      const offset = BigInt(100 * p.partitionIndex + 1);
-      if (v === 0) return { partitionIndex: p.partitionIndex, errorCode: 0, oldStyleOffsets: [offset] };
-      return { partitionIndex: p.partitionIndex, errorCode: 0, timestamp: 7n, offset, leaderEpoch: v >= 4 ? 5 : -1 };
-    }),
-  })),
-});
+/** Answers every partition of a ListOffsets with `codeOf(partition)`. */
+const failing =
+  (codeOf: (partition: number) => number): ControlHook =>
+  ({ body }) => ({
+    response: {
+      topics: [
+        {
+          name: 't',
+          partitions: body.topics[0].partitions.map((p: { partitionIndex: number }) => ({
+            partitionIndex: p.partitionIndex,
+            errorCode: codeOf(p.partitionIndex),
+          })),
+        },
+      ],
+    },
+  });
 
 describe('specTimestamp', () => {
   it('maps named specs to Kafka special timestamps and times to ms', () => {
@@ -63,59 +69,66 @@ describe('specTimestamp', () => {
 
 describe('listOffsets', () => {
   it('sends one request per leader and answers in query order', async () => {
-    const { lookup, brokers } = fakeCluster({ 't-0': 1, 't-1': 2, 't-2': 1 }, echo);
+    const { kafka, lookup, calls } = fakeCluster((p) => (p === 1 ? 2 : 1));
+    kafka.moveLeader('t', 0, 1);
+    const epoch = kafka.partition('t', 0).leaderEpoch;
+    expect(epoch).toBeGreaterThan(0);
     const queries: ListOffsetsQuery[] = [0, 1, 2].map((partition) => ({ topic: 't', partition, spec: 'latest' }));
     const listed = await listOffsets({ cluster: lookup, requestTimeoutMs: 1_000 }, queries);
     expect(listed.map((l) => l.offset)).toEqual([1n, 101n, 201n]);
-    expect(listed[0].leaderEpoch).toBe(5);
-    expect(brokers.get(1)!.calls).toHaveLength(1);
-    expect(
-      brokers.get(1)!.calls[0].body.topics[0].partitions.map((p: { partitionIndex: number }) => p.partitionIndex),
-    ).toEqual([0, 2]);
-    expect(brokers.get(2)!.calls).toHaveLength(1);
+    expect(listed[0].leaderEpoch).toBe(epoch);
+    expect(calls(1)).toHaveLength(1);
+    expect(calls(1)[0].body.topics[0].partitions.map((p: { partitionIndex: number }) => p.partitionIndex)).toEqual([
+      0, 2,
+    ]);
+    expect(calls(2)).toHaveLength(1);
     // The fencing epoch from metadata goes with each partition.
-    expect(brokers.get(1)!.calls[0].body.topics[0].partitions[0].currentLeaderEpoch).toBe(5);
+    expect(calls(1)[0].body.topics[0].partitions[0].currentLeaderEpoch).toBe(epoch);
   });
 
   it('sends the same partition with two specs in two requests', async () => {
-    const { lookup, brokers } = fakeCluster({ 't-0': 1 }, echo);
-    await listOffsets({ cluster: lookup, requestTimeoutMs: 1_000 }, [
+    const { lookup, calls } = fakeCluster();
+    const listed = await listOffsets({ cluster: lookup, requestTimeoutMs: 1_000 }, [
       { topic: 't', partition: 0, spec: 'earliest' },
       { topic: 't', partition: 0, spec: 'latest' },
     ]);
-    expect(brokers.get(1)!.calls.map((c) => c.body.topics[0].partitions[0].timestamp)).toEqual([-2n, -1n]);
+    expect(calls().map((c) => c.body.topics[0].partitions[0].timestamp)).toEqual([-2n, -1n]);
+    expect(listed.map((l) => l.offset)).toEqual([0n, 1n]);
   });
 
   it('retries a partition whose leader moved, at the new leader, after noting the stale metadata', async () => {
-    const leaders: Record<string, number> = { 't-0': 1 };
-    let n = 0;
-    const { lookup, brokers, noted } = fakeCluster(leaders, (api, v, body) => {
-      if (++n === 1) {
-        leaders['t-0'] = 2;
-        return { topics: [{ name: 't', partitions: [{ partitionIndex: 0, errorCode: 6 }] }] };
-      }
-      return echo(api, v, body, n);
-    });
+    const { kafka, lookup, calls, noted } = fakeCluster();
+    // The leadership moves to broker 2 as the request reaches broker 1, which answers NOT_LEADER_OR_FOLLOWER.
+    kafka.control(
+      'ListOffsets',
+      () => {
+        kafka.moveLeader('t', 0, 2);
+        return undefined;
+      },
+      { node: 1 },
+    );
     const [listed] = await listOffsets({ cluster: lookup, requestTimeoutMs: 2_000, backoff: fast }, [
-      { topic: 't', partition: 0, spec: 'earliest' },
+      { topic: 't', partition: 0, spec: 'latest' },
     ]);
     expect(listed.offset).toBe(1n);
     expect(noted).toHaveLength(1);
-    expect(brokers.get(2)!.calls).toHaveLength(1);
+    expect(calls(1)).toHaveLength(1);
+    expect(calls(2)).toHaveLength(1);
   });
 
   it('refuses a spec the negotiated version cannot express, with a typed error', async () => {
-    const { lookup } = fakeCluster({ 't-0': 1 }, echo, 6);
+    const { lookup, calls } = fakeCluster(undefined, 6);
     const err = await listOffsets({ cluster: lookup, requestTimeoutMs: 1_000 }, [
       { topic: 't', partition: 0, spec: 'max-timestamp' },
     ]).catch((e) => e);
     expect(err).toBeInstanceOf(UnsupportedOffsetSpecError);
     expect(err.message).toContain("'max-timestamp' needs ListOffsets v7+");
     expect(err.minVersion).toBe(7);
+    expect(calls()).toHaveLength(0);
   });
 
   it('refuses read_committed before v2', async () => {
-    const { lookup } = fakeCluster({ 't-0': 1 }, echo, 1);
+    const { lookup } = fakeCluster(undefined, 1);
     await expect(
       listOffsets({ cluster: lookup, requestTimeoutMs: 1_000 }, [{ topic: 't', partition: 0, spec: 'latest' }], {
         isolationLevel: 'read_committed',
@@ -124,27 +137,20 @@ describe('listOffsets', () => {
   });
 
   it('reads v0 answers from the old-style offset list', async () => {
-    const { lookup, brokers } = fakeCluster({ 't-3': 1 }, echo, 0);
+    const { lookup, calls } = fakeCluster(undefined, 0);
     const [listed] = await listOffsets({ cluster: lookup, requestTimeoutMs: 1_000 }, [
-      { topic: 't', partition: 3, spec: 'earliest' },
+      { topic: 't', partition: 3, spec: 'latest' },
     ]);
     expect(listed).toMatchObject({ offset: 301n, timestamp: -1n, leaderEpoch: -1 });
-    expect(brokers.get(1)!.calls[0].body.topics[0].partitions[0].maxNumOffsets).toBe(1);
+    expect(calls()[0].body.topics[0].partitions[0].maxNumOffsets).toBe(1);
   });
 
   it('throws partition errors that are not retriable, one kind as itself, mixed ones as PartitionErrors', async () => {
-    const failing: Handler = (_a, _v, body) => ({
-      topics: [
-        {
-          name: 't',
-          partitions: body.topics[0].partitions.map((p: { partitionIndex: number }) => ({
-            partitionIndex: p.partitionIndex,
-            errorCode: p.partitionIndex === 0 ? 29 : 43,
-          })),
-        },
-      ],
-    });
-    const { lookup } = fakeCluster({ 't-0': 1, 't-1': 1 }, failing);
+    const { kafka, lookup } = fakeCluster();
+    kafka.control(
+      'ListOffsets',
+      failing((p) => (p === 0 ? 29 : 43)),
+    );
     const one = await listOffsets({ cluster: lookup, requestTimeoutMs: 1_000 }, [
       { topic: 't', partition: 0, spec: 'latest' },
     ]).catch((e) => e);
@@ -158,7 +164,7 @@ describe('listOffsets', () => {
   });
 
   it('fails fast for a topic metadata does not know', async () => {
-    const { lookup } = fakeCluster({}, echo);
+    const { lookup } = fakeCluster();
     const started = Date.now();
     const err = await listOffsets({ cluster: lookup, requestTimeoutMs: 5_000 }, [
       { topic: 'nope', partition: 0, spec: 'latest' },
@@ -168,9 +174,11 @@ describe('listOffsets', () => {
   });
 
   it('settles on time while a leader keeps failing retriably', async () => {
-    const { lookup } = fakeCluster({ 't-0': 1 }, () => ({
-      topics: [{ name: 't', partitions: [{ partitionIndex: 0, errorCode: 5 }] }],
-    }));
+    const { kafka, lookup } = fakeCluster();
+    kafka.control(
+      'ListOffsets',
+      failing(() => 5),
+    );
     const started = Date.now();
     const err = await listOffsets(
       { cluster: lookup, requestTimeoutMs: 5_000, backoff: fast },

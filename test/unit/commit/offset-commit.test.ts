@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../../protocol/error-codes.js';
 import { kafkaError } from '../../../protocol/kafka-error.js';
 import { PartitionErrors } from '../../../src/cluster/partition-errors.js';
 import { commitOffsets } from '../../../src/commit/offset-commit.js';
 import type { CommitCluster } from '../../../src/commit/types.js';
-import type { Handler } from '../cluster/fake-connection.js';
-import { FAST, fakeGroupCluster, findAnswer } from '../coordinator/fake-coordinators.js';
+import { FakeKafka } from '../../fake-kafka/cluster.js';
+import type { ControlHook } from '../../fake-kafka/control.js';
+import { coordinatorsView } from '../../fake-kafka/views.js';
 
+const FAST = { initialMs: 1, maxMs: 5 };
+/** The fake's ids of topics a (created first) and b. */
 const IDS: Record<string, string> = { a: 'AAAAAAAAAAAAAAAAAAAAAQ', b: 'AAAAAAAAAAAAAAAAAAAAAg' };
 
+/** The metadata cache the commit asks for topic ids (a stand-in, so a test can leave an id out). */
 function metadata(ids: Record<string, string | undefined> = IDS): CommitCluster & { invalidated: unknown[] } {
   const invalidated: unknown[] = [];
   return {
@@ -24,39 +29,48 @@ function metadata(ids: Record<string, string | undefined> = IDS): CommitCluster 
   };
 }
 
-/** Answers each partition with `codeOf(topic, partition, attempt)`. */
-function answering(codeOf: (topic: string, partition: number, attempt: number) => number): Handler {
+/** Answers each partition with `codeOf(topic, partition, attempt)` instead of the group (nothing is stored). */
+function answering(codeOf: (topic: string, partition: number, attempt: number) => number): ControlHook {
   let attempt = 0;
-  return (_api, version, body) => {
+  const byId = Object.fromEntries(Object.entries(IDS).map(([n, id]) => [id, n]));
+  return ({ version, body }) => {
     attempt++;
-    const byId = Object.fromEntries(Object.entries(IDS).map(([n, id]) => [id, n]));
     return {
-      topics: body.topics.map((t: { name?: string; topicId?: string; partitions: { partitionIndex: number }[] }) => ({
-        ...(version >= 10 ? { topicId: t.topicId } : { name: t.name }),
-        partitions: t.partitions.map((p) => ({
-          partitionIndex: p.partitionIndex,
-          errorCode: codeOf(version >= 10 ? byId[t.topicId!] : t.name!, p.partitionIndex, attempt),
+      response: {
+        throttleTimeMs: 0,
+        topics: body.topics.map((t: { name?: string; topicId?: string; partitions: { partitionIndex: number }[] }) => ({
+          ...(version >= 10 ? { topicId: t.topicId } : { name: t.name }),
+          partitions: t.partitions.map((p) => ({
+            partitionIndex: p.partitionIndex,
+            errorCode: codeOf(version >= 10 ? byId[t.topicId!] : t.name!, p.partitionIndex, attempt),
+          })),
         })),
-      })),
+      },
     };
   };
 }
 
-function setup(groupHandler: Handler, versions: Record<string, number> = {}, ids?: Record<string, string | undefined>) {
-  const fake = fakeGroupCluster({ findHandler: (_a, _v, body) => findAnswer(body, 1), groupHandler, versions });
-  const ctx = { cluster: metadata(ids), coordinators: fake.coordinators, requestTimeoutMs: 2_000, backoff: FAST };
-  return { ...fake, ctx };
+/** Brokers 1 and 2 of the fake cluster (topics a: 3 partitions, b: 1), group coordinator on 1. */
+function setup(versions: Record<string, number> = {}, ids?: Record<string, string | undefined>) {
+  const kafka = new FakeKafka([1, 2]);
+  kafka.createTopic('a', 3);
+  kafka.createTopic('b', 1);
+  Object.assign(kafka.versions, versions);
+  const ctx = { cluster: metadata(ids), coordinators: coordinatorsView(kafka), requestTimeoutMs: 2_000, backoff: FAST };
+  const commits = (node?: number) => kafka.requests('OffsetCommit', node);
+  const committed = (key: string) => kafka.group('g').committed.get(key);
+  return { kafka, ctx, commits, committed };
 }
 
 describe('commitOffsets', () => {
   it('commits standalone: generation -1, no member id, with epochs and metadata', async () => {
-    const { ctx, node } = setup(answering(() => 0));
+    const { ctx, commits, committed } = setup();
     await commitOffsets(ctx, 'g', [
       { topic: 'a', partition: 0, offset: 10n, leaderEpoch: 3, metadata: 'm' },
       { topic: 'a', partition: 1, offset: 11n },
       { topic: 'b', partition: 0, offset: 5n },
     ]);
-    const [call] = node(1).calls;
+    const [call] = commits();
     expect(call.version).toBe(9);
     expect(call.body).toMatchObject({
       groupId: 'g',
@@ -71,78 +85,117 @@ describe('commitOffsets', () => {
       committedMetadata: 'm',
     });
     expect(call.body.topics[0].partitions[1].committedLeaderEpoch).toBe(-1);
+    expect(committed('a/0')).toEqual({ offset: 10n, leaderEpoch: 3, metadata: 'm' });
+    expect(committed('b/0')?.offset).toBe(5n);
   });
 
   it('commits as a member with its generation, member id and instance id', async () => {
-    const { ctx, node } = setup(answering(() => 0));
+    const { kafka, ctx, commits, committed } = setup();
+    kafka.group('g').classic.seat('m-1', 7, 'static-1');
     const member = { memberId: 'm-1', generationIdOrMemberEpoch: 7, groupInstanceId: 'static-1' };
     await commitOffsets(ctx, 'g', [{ topic: 'a', partition: 0, offset: 1n }], { member });
-    expect(node(1).calls[0].body).toMatchObject({
+    expect(commits()[0].body).toMatchObject({
       generationIdOrMemberEpoch: 7,
       memberId: 'm-1',
       groupInstanceId: 'static-1',
     });
+    expect(committed('a/0')?.offset).toBe(1n);
+  });
+
+  it('is refused as the coordinator refuses a member: unknown, an old generation, a fenced or stale epoch', async () => {
+    const { kafka, ctx, committed } = setup();
+    const commit = (memberId: string, generationIdOrMemberEpoch: number) =>
+      commitOffsets(ctx, 'g', [{ topic: 'a', partition: 0, offset: 9n }], {
+        member: { memberId, generationIdOrMemberEpoch, groupInstanceId: null },
+      }).catch((e) => e.errorName);
+    kafka.group('g').classic.seat('classic-1', 3);
+    expect(await commit('nobody', 3)).toBe('UNKNOWN_MEMBER_ID');
+    expect(await commit('classic-1', 2)).toBe('ILLEGAL_GENERATION');
+    expect(await commit('', -1)).toBe('UNKNOWN_MEMBER_ID');
+    expect(committed('a/0')).toBeUndefined();
+
+    const kip848 = setup();
+    kip848.kafka.group('g').members.set('m', { memberEpoch: 5, topics: ['a'] });
+    const commit848 = (epoch: number) =>
+      commitOffsets(kip848.ctx, 'g', [{ topic: 'a', partition: 0, offset: 9n }], {
+        member: { memberId: 'm', generationIdOrMemberEpoch: epoch, groupInstanceId: null },
+      }).catch((e) => e.errorName);
+    expect(await commit848(6)).toBe('FENCED_MEMBER_EPOCH');
+    expect(await commit848(4)).toBe('STALE_MEMBER_EPOCH');
+    expect(kip848.committed('a/0')).toBeUndefined();
+    expect(await commit848(5)).toBeUndefined();
+    expect(kip848.committed('a/0')?.offset).toBe(9n);
   });
 
   it('names topics by id from v10, and falls back to v9 names when an id is unknown', async () => {
-    const withIds = setup(
-      answering(() => 0),
-      { OffsetCommit: 10 },
-    );
+    const withIds = setup({ OffsetCommit: 10 });
     await commitOffsets(withIds.ctx, 'g', [{ topic: 'a', partition: 0, offset: 1n }]);
-    expect(withIds.node(1).calls[0]).toMatchObject({ version: 10 });
-    expect(withIds.node(1).calls[0].body.topics[0].topicId).toBe(IDS.a);
+    expect(withIds.commits()[0]).toMatchObject({ version: 10 });
+    expect(withIds.commits()[0].body.topics[0].topicId).toBe(IDS.a);
+    expect(withIds.committed('a/0')?.offset).toBe(1n);
 
-    const without = setup(
-      answering(() => 0),
-      { OffsetCommit: 10 },
-      { a: undefined },
-    );
+    const without = setup({ OffsetCommit: 10 }, { a: undefined });
     await commitOffsets(without.ctx, 'g', [{ topic: 'a', partition: 0, offset: 1n }]);
-    expect(without.node(1).calls[0].version).toBe(9);
+    expect(without.commits()[0].version).toBe(9);
   });
 
   it('sends again only the partitions that failed retriably, so none is applied twice', async () => {
-    const { ctx, node } = setup(answering((t, p, attempt) => (attempt === 1 && t === 'a' && p === 1 ? 14 : 0)));
+    const { kafka, ctx, commits, committed } = setup();
+    kafka.control(
+      'OffsetCommit',
+      answering((t, p) => (t === 'a' && p === 1 ? ErrorCode.COORDINATOR_LOAD_IN_PROGRESS : 0)),
+      { times: 1 },
+    );
     await commitOffsets(ctx, 'g', [
       { topic: 'a', partition: 0, offset: 10n },
       { topic: 'a', partition: 1, offset: 11n },
     ]);
-    const calls = node(1).calls;
+    const calls = commits();
     expect(calls).toHaveLength(2);
     expect(calls[1].body.topics[0].partitions.map((p: { partitionIndex: number }) => p.partitionIndex)).toEqual([1]);
+    expect(committed('a/1')?.offset).toBe(11n);
   });
 
   it('rediscovers the coordinator after NOT_COORDINATOR', async () => {
-    let moved = false;
-    const fake = fakeGroupCluster({
-      findHandler: (_a, _v, body) => findAnswer(body, moved ? 2 : 1),
-      groupHandler: (api, v, body, n) => {
-        if (!moved) {
-          moved = true;
-          return answering(() => 16)(api, v, body, n);
-        }
-        return answering(() => 0)(api, v, body, n);
+    const { kafka, ctx, commits, committed } = setup();
+    const refuse = answering(() => ErrorCode.NOT_COORDINATOR);
+    kafka.control(
+      'OffsetCommit',
+      (request) => {
+        kafka.coordinatorOf = () => 2;
+        return refuse(request);
       },
-    });
-    const ctx = { cluster: metadata(), coordinators: fake.coordinators, requestTimeoutMs: 2_000 };
+      { node: 1, times: 1 },
+    );
     await commitOffsets(ctx, 'g', [{ topic: 'a', partition: 0, offset: 1n }]);
-    expect(fake.node(1).calls).toHaveLength(1);
-    expect(fake.node(2).calls).toHaveLength(1);
+    expect(commits(1)).toHaveLength(1);
+    expect(commits(2)).toHaveLength(1);
+    expect(committed('a/0')?.offset).toBe(1n);
   });
 
   it('throws the shared error when every partition is refused alike', async () => {
-    const { ctx } = setup(answering(() => 25));
-    const err = await commitOffsets(ctx, 'g', [
-      { topic: 'a', partition: 0, offset: 1n },
-      { topic: 'a', partition: 1, offset: 1n },
-    ]).catch((e) => e);
+    const { ctx } = setup();
+    // A member the group does not know: the fake's group refuses every partition.
+    const member = { memberId: 'ghost', generationIdOrMemberEpoch: 1, groupInstanceId: null };
+    const err = await commitOffsets(
+      ctx,
+      'g',
+      [
+        { topic: 'a', partition: 0, offset: 1n },
+        { topic: 'a', partition: 1, offset: 1n },
+      ],
+      { member },
+    ).catch((e) => e);
     expect(err.errorName).toBe('UNKNOWN_MEMBER_ID');
     expect(err.context.groupId).toBe('g');
   });
 
   it('throws PartitionErrors when partitions fail differently', async () => {
-    const { ctx } = setup(answering((_t, p) => (p === 0 ? 0 : p === 1 ? 12 : 29)));
+    const { kafka, ctx } = setup();
+    kafka.control(
+      'OffsetCommit',
+      answering((_t, p) => (p === 0 ? 0 : p === 1 ? 12 : 29)),
+    );
     const err = await commitOffsets(
       ctx,
       'g',
@@ -154,17 +207,21 @@ describe('commitOffsets', () => {
   });
 
   it('rejects bad input before sending anything', async () => {
-    const { ctx, node } = setup(answering(() => 0));
+    const { ctx, commits } = setup();
     await expect(commitOffsets(ctx, '', [])).rejects.toThrow(TypeError);
     await expect(commitOffsets(ctx, 'g', [{ topic: 'a', partition: 0, offset: -1n }])).rejects.toThrow(RangeError);
     await expect(
       commitOffsets(ctx, 'g', [{ topic: 'a', partition: 0, offset: 1 as unknown as bigint }]),
     ).rejects.toThrow(RangeError);
-    expect(node(1).calls).toHaveLength(0);
+    expect(commits()).toHaveLength(0);
   });
 
   it('settles on time with an abort signal while the coordinator keeps loading', async () => {
-    const { ctx } = setup(answering(() => 14));
+    const { kafka, ctx } = setup();
+    kafka.control(
+      'OffsetCommit',
+      answering(() => ErrorCode.COORDINATOR_LOAD_IN_PROGRESS),
+    );
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
     const started = Date.now();

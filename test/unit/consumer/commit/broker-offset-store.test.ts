@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CommitCluster } from '../../../../src/commit/types.js';
 import { BrokerOffsetStore } from '../../../../src/consumer/broker-offset-store.js';
 import { BackwardCommitError } from '../../../../src/offsets/errors.js';
-import { FAST, fakeGroupCluster, findAnswer } from '../../coordinator/fake-coordinators.js';
+import { fakeKafkaWith } from '../../../fake-kafka/cluster.js';
+import { coordinatorsView } from '../../../fake-kafka/views.js';
 
 /** Topic metadata without ids, so the commit APIs name topics (OffsetCommit/OffsetFetch v9 here). */
 const cluster: CommitCluster = {
@@ -14,60 +15,30 @@ const cluster: CommitCluster = {
   },
 };
 
-function setUp() {
-  const stored = new Map<string, { offset: bigint; epoch: number }>();
-  const fake = fakeGroupCluster({
-    findHandler: (_a, _v, body) => findAnswer(body, 1),
-    groupHandler: (api, _version, body) => {
-      if (api === 'OffsetCommit') {
-        for (const t of body.topics) {
-          for (const p of t.partitions)
-            stored.set(`${t.name}-${p.partitionIndex}`, { offset: p.committedOffset, epoch: p.committedLeaderEpoch });
-        }
-        return {
-          topics: body.topics.map((t: any) => ({
-            name: t.name,
-            partitions: t.partitions.map((p: any) => ({ partitionIndex: p.partitionIndex, errorCode: 0 })),
-          })),
-        };
-      }
-      return {
-        groups: body.groups.map((g: any) => ({
-          groupId: g.groupId,
-          errorCode: 0,
-          topics: g.topics.map((t: any) => ({
-            name: t.name,
-            partitions: t.partitionIndexes.map((p: number) => {
-              const s = stored.get(`${t.name}-${p}`);
-              return {
-                partitionIndex: p,
-                committedOffset: s?.offset ?? -1n,
-                committedLeaderEpoch: s?.epoch ?? -1,
-                metadata: '',
-                errorCode: 0,
-              };
-            }),
-          })),
-        })),
-      };
-    },
-  });
+/**
+ * A store over the fake cluster (topic t); `withMember` puts member-1 of generation 7 (static-1) in group g
+ * (else the group is empty and takes standalone commits, as Kafka's does).
+ */
+function setUp(withMember = false) {
+  const kafka = fakeKafkaWith({ t: 2 });
+  if (withMember) kafka.group('g').classic.seat('member-1', 7, 'static-1');
   const store = new BrokerOffsetStore({
     cluster,
-    coordinators: fake.coordinators,
+    coordinators: coordinatorsView(kafka),
     requestTimeoutMs: 2_000,
-    backoff: FAST,
+    backoff: { initialMs: 1, maxMs: 5 },
   });
-  return { store, stored, node: fake.node };
+  const requests = (api: string) => kafka.requests(api);
+  return { store, stored: kafka.group('g').committed, requests };
 }
 
 describe('BrokerOffsetStore', () => {
   it('commits through OffsetCommit as the group member, and loads through OffsetFetch', async () => {
-    const { store, node } = setUp();
+    const { store, requests } = setUp(true);
     await store.commit('g', [{ topic: 't', partition: 0, offset: 12n, leaderEpoch: 4 }], {
       generation: { groupId: 'g', generationId: 7, memberId: 'member-1', groupInstanceId: 'static-1' },
     });
-    const commit = node(1).calls.find((c) => c.api === 'OffsetCommit')!;
+    const [commit] = requests('OffsetCommit');
     expect(commit.body).toMatchObject({
       groupId: 'g',
       generationIdOrMemberEpoch: 7,
@@ -82,7 +53,7 @@ describe('BrokerOffsetStore', () => {
     expect(loaded.get('t')?.has(1)).toBe(true);
     expect(loaded.get('t')?.get(1)).toBeUndefined();
     // Consumers wait for pending transactional offsets (KIP-447).
-    expect(node(1).calls.find((c) => c.api === 'OffsetFetch')!.body.requireStable).toBe(true);
+    expect(requests('OffsetFetch')[0].body.requireStable).toBe(true);
   });
 
   it('refuses to move an offset it knows of backwards, unless allowed', async () => {
@@ -91,8 +62,8 @@ describe('BrokerOffsetStore', () => {
     await expect(store.commit('g', [{ topic: 't', partition: 0, offset: 10n }])).rejects.toBeInstanceOf(
       BackwardCommitError,
     );
-    expect(stored.get('t-0')?.offset).toBe(30n);
+    expect(stored.get('t/0')?.offset).toBe(30n);
     await store.commit('g', [{ topic: 't', partition: 0, offset: 10n }], { allowBackward: true });
-    expect(stored.get('t-0')?.offset).toBe(10n);
+    expect(stored.get('t/0')?.offset).toBe(10n);
   });
 });

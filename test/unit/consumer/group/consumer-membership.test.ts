@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GroupProtocolUnsupportedError, MemberNotStableError } from '../../../../src/consumer/group/errors.js';
 import { ConsumerGroupMembership } from '../../../../src/consumer/group/kip848/consumer-membership.js';
-import type { GroupMembershipOptions, RebalanceListener } from '../../../../src/consumer/group/membership.js';
-import { FakeTransport, testOptions, until } from './fake-transport.js';
+import type { GroupMembershipOptions } from '../../../../src/consumer/group/membership.js';
+import { fakeKafkaWith } from '../../../fake-kafka/cluster.js';
+import { groupLink } from '../../../fake-kafka/views.js';
+import { loggingListener, testOptions, until } from './group-kit.js';
 
 const TOPIC = 't';
 const ID = 'AAAAAAAAAAAAAAAAAAAAAQ';
@@ -13,36 +15,36 @@ afterEach(async () => {
 });
 
 /**
- * A KIP-848 coordinator script: each heartbeat is answered by `answer(body, n)` (n counts heartbeats from 1),
- * defaulting to "epoch 1, assignment unchanged".
+ * A KIP-848 member of group "g" on the fake cluster (topic t, 4 partitions, topic id ID). With `answer`, each
+ * heartbeat is scripted as `answer(body, n)` (n counts heartbeats from 1) over "epoch 1, assignment unchanged";
+ * with `null`, the fake's group answers (one member: every partition, epoch 1).
  */
-function setup(answer: (body: any, n: number) => any, extra: Partial<GroupMembershipOptions> = {}) {
+function setup(answer: ((body: any, n: number) => any) | null, extra: Partial<GroupMembershipOptions> = {}) {
+  const kafka = fakeKafkaWith({ [TOPIC]: 4 });
+  expect(kafka.topics.get(TOPIC)!.topicId).toBe(ID);
   let n = 0;
-  const transport = new FakeTransport(
-    (api, body) => {
-      if (api !== 'ConsumerGroupHeartbeat') throw new Error(`unexpected ${api}`);
-      n++;
-      return {
+  if (answer !== null) {
+    kafka.control('ConsumerGroupHeartbeat', ({ body }) => ({
+      response: {
+        throttleTimeMs: 0,
         errorCode: 0,
+        errorMessage: null,
         memberId: body.memberId,
         memberEpoch: body.memberEpoch < 0 ? body.memberEpoch : 1,
         heartbeatIntervalMs: 20,
         assignment: null,
-        ...answer(body, n),
-      };
-    },
-    [{ name: TOPIC, partitions: 4, topicId: ID }],
+        ...answer(body, ++n),
+      },
+    }));
+  }
+  const membership = new ConsumerGroupMembership(
+    testOptions({ protocol: 'consumer', ...extra }),
+    groupLink(kafka, 'g'),
   );
-  const membership = new ConsumerGroupMembership(testOptions({ protocol: 'consumer', ...extra }), transport);
   open.push(membership);
   const log: string[] = [];
-  const listener: RebalanceListener = {
-    onAssigned: (ps) => void log.push(`assigned ${ps.map((p) => p.partition).join(',')}`),
-    onRevoked: (ps) => void log.push(`revoked ${ps.map((p) => p.partition).join(',')}`),
-    onLost: (ps) => void log.push(`lost ${ps.map((p) => p.partition).join(',')}`),
-  };
-  const beats = () => transport.of('ConsumerGroupHeartbeat').map((c) => c.body);
-  return { transport, membership, log, listener, beats };
+  const beats = () => kafka.requests('ConsumerGroupHeartbeat').map((r) => r.body);
+  return { kafka, membership, log, listener: loggingListener(log), beats };
 }
 
 const assignment = (...partitions: number[]) => ({ topicPartitions: [{ topicId: ID, partitions }] });
@@ -141,12 +143,13 @@ describe('ConsumerGroupMembership (KIP-848)', () => {
   });
 
   it('rediscovers a coordinator that moved and goes on heartbeating as the same member', async () => {
-    const { membership, transport, beats } = setup((_b, n) =>
+    const { kafka, membership, beats } = setup((_b, n) =>
       n === 2 ? { errorCode: 16 } : { assignment: n === 1 ? assignment(0) : null },
     );
     await membership.start({ topics: [TOPIC] });
     await until(() => beats().length >= 4);
-    expect(transport.moved).toBe(1);
+    // Looked up once, and once more after NOT_COORDINATOR.
+    expect(kafka.requests('FindCoordinator')).toHaveLength(2);
     expect(membership.state).toBe('stable');
     // After a failure the next heartbeat carries every field again.
     expect(beats()[2]).toMatchObject({ memberEpoch: 1, subscribedTopicNames: [TOPIC] });
@@ -162,22 +165,14 @@ describe('ConsumerGroupMembership (KIP-848)', () => {
   });
 
   it('refuses commits before it has a member epoch', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    const { membership } = setup(() => ({ assignment: assignment(0) }));
-    const transport = (membership as any).transport as FakeTransport;
-    const handler = transport.handler;
-    transport.handler = async (api, body, call) => {
-      await held;
-      return handler(api, body, call);
-    };
+    // The fake's own group answers here: the only member gets every partition at epoch 1.
+    const { kafka, membership } = setup(null);
+    kafka.control('ConsumerGroupHeartbeat', () => ({ delayMs: 200 }), { times: 1 });
     const started = membership.start({ topics: [TOPIC] });
     await until(() => membership.state === 'joining');
     expect(() => membership.commitContext()).toThrow(MemberNotStableError);
-    release();
     await started;
     expect(membership.commitContext().generationId).toBe(1);
+    expect(membership.assignment()).toHaveLength(4);
   });
 });

@@ -2,11 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Heartbeat } from '../../../../protocol/apis/heartbeat.js';
 import { JoinGroup } from '../../../../protocol/apis/join-group.js';
 import { CoordinatorLink } from '../../../../src/consumer/group/coordinator-link.js';
-import type { BrokerAddress } from '../../../../src/network/errors.js';
-import { FakeConnection } from '../../cluster/fake-connection.js';
-import { fakeGroupCluster, findAnswer } from '../../coordinator/fake-coordinators.js';
-
-const VERSIONS = { FindCoordinator: 6, JoinGroup: 9, Heartbeat: 4 };
+import { FakeKafka } from '../../../fake-kafka/cluster.js';
+import { consumerView, coordinatorsView } from '../../../fake-kafka/views.js';
 
 const join = (memberId: string) => () => ({
   groupId: 'g',
@@ -15,57 +12,45 @@ const join = (memberId: string) => () => ({
   memberId,
   groupInstanceId: null,
   protocolType: 'consumer',
-  protocols: [],
+  protocols: [{ name: 'range', metadata: Buffer.alloc(0) }],
 });
 
 describe('CoordinatorLink', () => {
   it('parks JoinGroup on a connection of its own, and follows the coordinator when it moves', async () => {
+    const kafka = new FakeKafka([1, 2]);
     let coordinator = 1;
-    const { coordinators, node } = fakeGroupCluster({
-      versions: VERSIONS,
-      findHandler: (_a, _v, body) => findAnswer(body, () => coordinator),
-      groupHandler: () => ({ errorCode: 0 }),
-    });
-    const dedicated: Array<FakeConnection & { isClosed: boolean }> = [];
-    const cluster = {
-      metadata: async () => {
-        throw new Error('unused');
-      },
-      pool: {
-        openDedicated: async (address: BrokerAddress) => {
-          const answer = () =>
-            address.nodeId === 1
-              ? { errorCode: 16, generationId: -1, protocolName: null, leader: '', memberId: '', members: [] }
-              : { errorCode: 0, generationId: 1, protocolName: 'range', leader: 'm', memberId: 'm', members: [] };
-          const c = Object.assign(new FakeConnection(address.nodeId!, VERSIONS, answer), { isClosed: false });
-          (c as any).close = async () => {
-            c.isClosed = true;
-          };
-          dedicated.push(c);
-          return c.asConnection;
-        },
-      },
-    };
-    const link = new CoordinatorLink('g', cluster, coordinators);
+    kafka.coordinatorOf = () => coordinator;
+    // Broker 1 is no longer the coordinator, though FindCoordinator still names it once.
+    kafka.control('JoinGroup', () => ({ response: { ...kafka.group('g').classic.errorJoin(16) } }), { node: 1 });
+    const coordinators = coordinatorsView(kafka);
+    const link = new CoordinatorLink('g', consumerView(kafka), coordinators);
 
     const first = await link.request(JoinGroup, join(''), { parked: true, timeoutMs: 1_000 });
     expect(first.errorCode).toBe(16);
     // NOT_COORDINATOR: the cached coordinator is forgotten and the own connection to it dropped.
     expect(coordinators.cached('group', 'g')).toBeUndefined();
-    expect(dedicated[0].isClosed).toBe(true);
+    const joins = () => kafka.requests('JoinGroup');
+    expect(kafka.connections[joins()[0].connection].isClosed).toBe(true);
 
     coordinator = 2;
     const second = await link.request(JoinGroup, join(''), { parked: true, timeoutMs: 1_000 });
-    expect(second.errorCode).toBe(0);
-    expect(dedicated.map((c) => c.nodeId)).toEqual([1, 2]);
+    // The group at broker 2 answers: a first join from v4 must come back with the member id it is given.
+    expect(second.errorCode).toBe(79);
+    expect(joins().map((r) => r.node)).toEqual([1, 2]);
 
     // Requests that answer at once use the shared connection.
-    await link.request(Heartbeat, () => ({ groupId: 'g', generationId: 1, memberId: 'm', groupInstanceId: null }), {
-      timeoutMs: 1_000,
-    });
-    expect(node(2).calls.map((c) => c.api)).toEqual(['Heartbeat']);
-    expect(dedicated[1].calls.map((c) => c.api)).toEqual(['JoinGroup']);
+    const beat = await link.request(
+      Heartbeat,
+      () => ({ groupId: 'g', generationId: 1, memberId: second.memberId, groupInstanceId: null }),
+      { timeoutMs: 1_000 },
+    );
+    expect(beat.errorCode).toBe(25);
+    const [heartbeat] = kafka.requests('Heartbeat');
+    expect(heartbeat.node).toBe(2);
+    expect(heartbeat.connection).not.toBe(joins()[1].connection);
+    const own = kafka.connections[joins()[1].connection];
+    expect(own.isClosed).toBe(false);
     await link.close();
-    expect(dedicated[1].isClosed).toBe(true);
+    expect(own.isClosed).toBe(true);
   });
 });

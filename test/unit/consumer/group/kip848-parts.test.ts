@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newMemberId } from '../../../../src/consumer/group/kip848/consumer-membership.js';
 import { HeartbeatRequestBuilder } from '../../../../src/consumer/group/kip848/heartbeat-request.js';
 import { OwnedByTopicId, planReconciliation } from '../../../../src/consumer/group/kip848/reconciliation.js';
-import { testOptions } from './fake-transport.js';
+import { testOptions } from './group-kit.js';
 
 describe('KIP-848 heartbeat requests', () => {
   it('send every field when joining, then only what changed, and everything again after a reset', () => {

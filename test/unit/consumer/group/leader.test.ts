@@ -12,16 +12,11 @@ import {
   joinGroupProtocols,
 } from '../../../../src/consumer/group/classic/rebalance-protocol.js';
 import { resolveOptions } from '../../../../src/consumer/group/options.js';
-import { FakeTransport } from './fake-transport.js';
+import { fakeKafkaWith } from '../../../fake-kafka/cluster.js';
+import { consumerView } from '../../../fake-kafka/views.js';
 
-const transport = new FakeTransport(
-  () => new Error('unused'),
-  [
-    { name: 'a', partitions: 3 },
-    { name: 'b', partitions: 2 },
-  ],
-);
-const metadata = (q: any) => transport.metadata(q);
+const cluster = consumerView(fakeKafkaWith({ a: 3, b: 2 }));
+const metadata = (q: any) => cluster.metadata(q);
 const member = (memberId: string, topics: string[], owned: Array<{ topic: string; partitions: number[] }> = []) => ({
   memberId,
   groupInstanceId: null,
@@ -74,7 +69,7 @@ describe('the classic leader', () => {
   });
 
   it('gives partitions the racks of their replicas when brokers have racks', async () => {
-    const md = (await transport.metadata({ topics: ['b'] })) as ClusterMetadata;
+    const md = (await cluster.metadata({ topics: ['b'] })) as ClusterMetadata;
     expect(topicInfos(md, ['b']).get('b')).toEqual({ partitions: 2 });
     md.brokers.set(1, { nodeId: 1, host: 'h', port: 1, rack: 'r1' });
     expect(topicInfos(md, ['b']).get('b')).toEqual({ partitions: 2, partitionRacks: [['r1'], ['r1']] });

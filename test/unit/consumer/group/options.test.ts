@@ -3,7 +3,9 @@ import { checkSubscription, resolveOptions } from '../../../../src/consumer/grou
 import { PollTimer } from '../../../../src/consumer/group/poll-timer.js';
 import { SubscriptionResolver } from '../../../../src/consumer/group/subscription-resolver.js';
 import { ConfigError } from '../../../../src/options/config-error.js';
-import { FakeTransport, until } from './fake-transport.js';
+import { fakeKafkaWith } from '../../../fake-kafka/cluster.js';
+import { consumerView } from '../../../fake-kafka/views.js';
+import { until } from './group-kit.js';
 
 describe('membership options', () => {
   it('fills Java’s defaults, the rebalance timeout from the max poll interval', () => {
@@ -32,15 +34,8 @@ describe('membership options', () => {
 
 describe('pattern subscriptions', () => {
   it('match whole topic names, never internal topics, however the RegExp was flagged', async () => {
-    const transport = new FakeTransport(
-      () => new Error('unused'),
-      [
-        { name: 'orders', partitions: 1 },
-        { name: 'orders-eu', partitions: 1 },
-        { name: 'old-orders', partitions: 1 },
-      ],
-    );
-    const resolver = new SubscriptionResolver({ pattern: /orders.*/g }, (q) => transport.metadata(q));
+    const cluster = consumerView(fakeKafkaWith({ orders: 1, 'orders-eu': 1, 'old-orders': 1 }));
+    const resolver = new SubscriptionResolver({ pattern: /orders.*/g }, (q) => cluster.metadata(q));
     expect(await resolver.topics()).toEqual(['orders', 'orders-eu']);
     expect(await resolver.topics()).toEqual(['orders', 'orders-eu']);
   });
