@@ -3,17 +3,19 @@
  * `decodeRecords` over a 1 MiB records section (the default
  * max.partition.fetch.bytes), for 100-byte and 1 KiB values with 8-byte
  * keys, CRC checks on and off, and every compression codec. Several rounds;
- * medians reported. Also measures the per-record offset strategies.
+ * medians reported. Also measures the per-record offset strategies, the
+ * CRC-32C implementations side by side, and (with --baseline) today's
+ * decoder against an earlier commit's on records with headers.
  *
- *   npx tsx bench/decode.ts            (writes bench/results/decode.md)
+ *   npx tsx bench/decode.ts [--baseline <git ref>]     (writes bench/results/decode.md)
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CompressionCodecId, zstdCompressionAvailable } from '../codecs/compression/index.js';
-import { crc32c } from '../codecs/crc.js';
+import { crc32c, crc32cJs } from '../codecs/crc.js';
 import { decodeRecords } from '../codecs/records/decode.js';
 import { encodeRecordBatch } from '../codecs/records/encode-batch.js';
 import type { RecordInput } from '../codecs/records/encode-records.js';
@@ -43,12 +45,19 @@ function makeValue(size: number, i: number): Buffer {
   return Buffer.from(`${s.slice(0, size - 1)}}`);
 }
 
-function makeRecords(valueSize: number, count: number, start: number): RecordInput[] {
+/** Two headers per record when asked: a trace id and a content type, as instrumented producers send. */
+function makeRecords(valueSize: number, count: number, start: number, withHeaders = false): RecordInput[] {
   const records: RecordInput[] = [];
   for (let i = 0; i < count; i++) {
     const key = Buffer.alloc(8);
     key.writeBigUInt64BE(BigInt(start + i));
-    records.push({ key, value: makeValue(valueSize, start + i), timestamp: 1_700_000_000_000 + start + i });
+    const headers = withHeaders
+      ? [
+          { key: 'traceparent', value: `00-${(start + i).toString(16).padStart(32, '0')}-00f067aa0ba902b7-01` },
+          { key: 'content-type', value: 'application/json' },
+        ]
+      : undefined;
+    records.push({ key, value: makeValue(valueSize, start + i), timestamp: 1_700_000_000_000 + start + i, headers });
   }
   return records;
 }
@@ -59,14 +68,18 @@ function zstdFromCli(data: Buffer): Buffer {
 }
 
 /** Builds ~1 MiB of consecutive batches of ~16 KiB (uncompressed) each. */
-function buildSection(valueSize: number, codec: CompressionCodecId): { section: Buffer; records: number } {
+function buildSection(
+  valueSize: number,
+  codec: CompressionCodecId,
+  withHeaders = false,
+): { section: Buffer; records: number } {
   const perBatch = Math.max(1, Math.floor(BATCH_BYTES / (valueSize + 20)));
   const parts: Buffer[] = [];
   let bytes = 0;
   let records = 0;
   let offset = 0n;
   while (bytes < SECTION_BYTES) {
-    const recs = makeRecords(valueSize, perBatch, records);
+    const recs = makeRecords(valueSize, perBatch, records, withHeaders);
     let batch: Buffer;
     if (codec === 4 && !zstdCompressionAvailable) {
       batch = withCompressedPayload(encodeRecordBatch(recs, { baseOffset: offset }), 4, zstdFromCli);
@@ -203,19 +216,165 @@ function benchOffsets(): string[] {
   ];
 }
 
+/**
+ * Before/after variants measured side by side: every round runs each variant
+ * for ROUND_MS of CPU time, in an order rotated round by round, so load
+ * drifts hit all alike. `work` decodes once and returns the records it did.
+ */
+function alternate(variants: Array<[string, () => number]>, rounds = 15): Array<{ name: string; rates: number[] }> {
+  const rates: number[][] = variants.map(() => []);
+  for (let r = 0; r <= rounds; r++) {
+    for (let k = 0; k < variants.length; k++) {
+      const v = (k + r) % variants.length;
+      let n = 0;
+      const t0 = process.cpuUsage();
+      let elapsed = 0;
+      while (elapsed < ROUND_MS * 1000) {
+        n += variants[v][1]();
+        const used = process.cpuUsage(t0);
+        elapsed = used.user + used.system;
+      }
+      if (r > 0) rates[v].push(n / (elapsed / 1e6));
+    }
+  }
+  return variants.map(([name], v) => ({ name, rates: rates[v] }));
+}
+
+function spreadRow(label: string, rates: number[], base?: number): string {
+  const s = [...rates].sort((a, b) => a - b);
+  const med = s[Math.floor(s.length / 2)];
+  const vs = base === undefined ? '1.00×' : `${(med / base).toFixed(2)}×`;
+  return `| ${label} | ${fmt(med)} | ${fmt(s[0])}–${fmt(s[s.length - 1])} | ${vs} |`;
+}
+
+/** Batch boundaries of an uncompressed section: [start, end) of each batch. */
+function batchRanges(section: Buffer): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  for (let p = 0; p < section.length; ) {
+    const end = p + 12 + section.readInt32BE(p + 8);
+    ranges.push([p, end]);
+    p = end;
+  }
+  return ranges;
+}
+
+/**
+ * CRC-32C before (the JS slice-by-16 loop) and after (WebAssembly), inside
+ * decoding: the decoder with its own check off plus one CRC per batch by
+ * each implementation, which is exactly what the built-in check does.
+ */
+function benchCrcInDecode(): string[] {
+  const rows: string[] = [];
+  for (const valueSize of [100, 1024]) {
+    const { section, records } = buildSection(valueSize, 0);
+    const ranges = batchRanges(section);
+    const decodeWith = (crc: (d: Uint8Array, s: number, e: number) => number) => (): number => {
+      for (const [start, end] of ranges) sink ^= crc(section, start + 21, end);
+      const { batches } = decodeRecords(section, { checkCrc: false });
+      for (const b of batches) for (const rec of b.records) sink += rec.value === null ? 0 : rec.value.length;
+      return records;
+    };
+    const [before, after] = alternate([
+      ['JS', decodeWith(crc32cJs)],
+      ['WebAssembly', decodeWith(crc32c)],
+    ]);
+    const base = median(before.rates);
+    const label = valueSize === 100 ? '100 B' : '1 KiB';
+    rows.push(spreadRow(`${label}, CRC by the JS loop (before)`, before.rates));
+    rows.push(spreadRow(`${label}, CRC by WebAssembly (after)`, after.rates, base));
+  }
+  return rows;
+}
+
+type DecodeRecords = typeof decodeRecords;
+
+/**
+ * The codecs/ tree of an earlier commit, for before/after rows in this one process: extracted
+ * with `git archive` into a scratch directory inside the repository (so its imports of
+ * crc-32 etc. resolve to the same node_modules) and removed when the bench ends.
+ */
+async function loadBaseline(ref: string): Promise<{ decode: DecodeRecords; sha: string }> {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const sha = execFileSync('git', ['rev-parse', '--short', ref], { cwd: root }).toString().trim();
+  const dir = join(root, `.bench-baseline-${sha}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir);
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const tar = execFileSync('git', ['archive', sha, 'codecs'], { cwd: root, maxBuffer: 1 << 28 });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  const mod = (await import(join(dir, 'codecs', 'records', 'decode.ts'))) as { decodeRecords: DecodeRecords };
+  return { decode: mod.decodeRecords, sha };
+}
+
+/**
+ * Lazy headers: records with two headers, decoded by the baseline (headers
+ * decoded eagerly) and by today's decoder (headers checked, kept as bytes,
+ * decoded on first read), reading values only and reading headers too; and
+ * records without headers, which must not get slower.
+ */
+function benchLazyHeaders(baseline: DecodeRecords, sha: string): string[] {
+  const rows: string[] = [];
+  for (const withHeaders of [true, false]) {
+    const { section, records } = buildSection(100, 0, withHeaders);
+    const run = (decode: DecodeRecords, readHeaders: boolean) => (): number => {
+      const { batches } = decode(section, { checkCrc: true });
+      for (const b of batches) {
+        for (const rec of b.records) {
+          sink += rec.value === null ? 0 : rec.value.length;
+          if (readHeaders) sink += rec.headers.length;
+        }
+      }
+      return records;
+    };
+    const label = withHeaders ? '2 headers' : 'no headers';
+    const variants: Array<[string, () => number]> = [
+      [`${label}, values read, before (${sha}, eager headers)`, run(baseline, false)],
+      [`${label}, values read, after (lazy headers)`, run(decodeRecords, false)],
+    ];
+    if (withHeaders) {
+      variants.push([`${label}, values and headers read, before (${sha})`, run(baseline, true)]);
+      variants.push([`${label}, values and headers read, after`, run(decodeRecords, true)]);
+    }
+    const results = alternate(variants);
+    for (let v = 0; v < results.length; v += 2) {
+      const base = median(results[v].rates);
+      rows.push(spreadRow(results[v].name, results[v].rates));
+      rows.push(spreadRow(results[v + 1].name, results[v + 1].rates, base));
+    }
+  }
+  return rows;
+}
+
 function fmt(perSec: number): string {
   return perSec >= 1e6 ? `${(perSec / 1e6).toFixed(2)} M` : `${(perSec / 1e3).toFixed(0)} k`;
 }
 
-function main(): void {
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i < 0 ? undefined : process.argv[i + 1];
+}
+
+async function main(): Promise<void> {
   const load = loadavg()[0].toFixed(1);
-  const rows = benchDecode();
-  const offsetRows = benchOffsets();
+  const baselineRef = argValue('--baseline');
+  // --headers-only: just the lazy-headers rows, printed, for a quick look (the results file needs a full run).
+  const headersOnly = process.argv.includes('--headers-only');
+  const rows = headersOnly ? [] : benchDecode();
+  const offsetRows = headersOnly ? [] : benchOffsets();
+  const crcRows = headersOnly ? [] : benchCrcInDecode();
+  let headerRows: string[] = [];
+  let baselineSha = '';
+  if (baselineRef !== undefined) {
+    const baseline = await loadBaseline(baselineRef);
+    baselineSha = baseline.sha;
+    headerRows = benchLazyHeaders(baseline.decode, baseline.sha);
+  }
+  const loadEnd = loadavg()[0].toFixed(1);
   const lines = [
     '# Decode benchmark',
     '',
     `Node ${process.version}, ${process.arch}, ${cpus().length} x ${cpus()[0]?.model.trim() ?? '?'} (load average ${load} at`,
-    `start); \`npx tsx bench/decode.ts\`; ${new Date().toISOString().slice(0, 10)}.`,
+    `start, ${loadEnd} at the end); \`npx tsx bench/decode.ts${baselineRef === undefined ? '' : ` --baseline ${baselineRef}`}\`; ${new Date().toISOString().slice(0, 10)}.`,
     `Input: ~1 MiB records section of consecutive v2 batches (~16 KiB of records each, the Java producer's`,
     `default batch.size), 8-byte keys, JSON-like values. Median of ${ROUNDS} rounds of ${ROUND_MS} ms of CPU time`,
     '(user + system; the machine is shared, so wall time is noisy); each round decodes the whole section',
@@ -236,12 +395,30 @@ function main(): void {
     '| --- | ---: | ---: |',
     ...offsetRows,
     '',
+    '## CRC-32C implementation, before and after (uncompressed, CRC on)',
+    '',
+    'The two variants alternate round by round in this one process (15 rounds); median and min–max.',
+    '',
+    '| variant | records/s | spread | vs before |',
+    '| --- | ---: | ---: | ---: |',
+    ...crcRows,
+    '',
+    '## Lazy headers, before and after (100-byte values, uncompressed, CRC on)',
+    '',
+    baselineRef === undefined
+      ? 'Not measured in this run (needs `--baseline <git ref>`).'
+      : `Before: the decoder of ${baselineSha}, loaded from \`git archive\` into this same process; the variants alternate round by round (15 rounds); median and min–max.`,
+    '',
+    '| variant | records/s | spread | vs before |',
+    '| --- | ---: | ---: | ---: |',
+    ...headerRows,
+    '',
   ];
   const text = lines.join('\n');
   const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'decode.md');
-  writeFileSync(out, text);
+  if (!headersOnly) writeFileSync(out, text);
   console.log(text);
   if (sink === 0.5) console.log(sink);
 }
 
-main();
+await main();

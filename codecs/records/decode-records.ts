@@ -1,6 +1,6 @@
 import { viewOf } from './buffer-view.js';
 import { CorruptRecordError, type RecordsContext } from './errors.js';
-import { EMPTY_HEADERS, KafkaRecord, type RecordHeader } from './types.js';
+import { EMPTY_HEADERS, KafkaRecord } from './types.js';
 
 /**
  * The hot loop: the varint-encoded records of one v2 batch. Everything is
@@ -69,31 +69,30 @@ function zigzag(raw: number): number {
   return (raw >>> 1) ^ -(raw & 1);
 }
 
-function decodeHeaders(buf: Buffer, p: number, end: number, count: number, ctx: RecordsContext): RecordHeader[] {
+/**
+ * Checks the headers of one record at `buf[p, end)` (`count` of them) without
+ * materialising them: every length is validated here, at decode time, so a
+ * corrupt header fails the batch with a CorruptRecordError as before, while
+ * the strings, views and objects are made only if someone reads
+ * `record.headers` (decodeCheckedHeaders in headers.ts). Sets varEnd.
+ */
+function checkHeaders(buf: Buffer, p: number, end: number, count: number, ctx: RecordsContext): void {
   if (count < 0 || count * 2 > end - p) corrupt(ctx, `invalid header count ${count}`, p);
-  const headers: RecordHeader[] = [];
-  const ab = buf.buffer;
-  const base = buf.byteOffset;
   for (let i = 0; i < count; i++) {
     const keyLen = zigzag(uvarintSlow(buf, p, end, ctx));
     p = varEnd;
     if (keyLen < 0 || keyLen > end - p) corrupt(ctx, `invalid header key length ${keyLen}`, p);
-    const key = buf.toString('utf8', p, p + keyLen);
     p += keyLen;
     const valueLen = zigzag(uvarintSlow(buf, p, end, ctx));
     p = varEnd;
-    let value: Buffer | null = null;
     if (valueLen >= 0) {
       if (valueLen > end - p) corrupt(ctx, `header value length ${valueLen} runs past the record`, p);
-      value = viewOf(ab, base + p, valueLen);
       p += valueLen;
     } else if (valueLen !== -1) {
       corrupt(ctx, `invalid header value length ${valueLen}`, p);
     }
-    headers.push({ key, value });
   }
   varEnd = p;
-  return headers;
 }
 
 /**
@@ -185,8 +184,8 @@ export function decodeRecordsV2(
       corrupt(ctx, `invalid value length ${valueLen}`, p);
     }
 
+    const headersStart = p;
     b = buf[p++];
-    let headers: readonly RecordHeader[] = EMPTY_HEADERS;
     if (b !== 0) {
       let headerCount: number;
       if (b < 0x80) headerCount = zigzag(b);
@@ -194,7 +193,7 @@ export function decodeRecordsV2(
         headerCount = zigzag(uvarintSlow(buf, p - 1, recordEnd, ctx));
         p = varEnd;
       }
-      headers = decodeHeaders(buf, p, recordEnd, headerCount, ctx);
+      checkHeaders(buf, p, recordEnd, headerCount, ctx);
       p = varEnd;
     }
     if (p !== recordEnd) corrupt(ctx, `record fields end at ${p} but its length says ${recordEnd}`, p);
@@ -202,7 +201,9 @@ export function decodeRecordsV2(
     const timestamp = useOverride ? timestampOverride : baseTimestamp + timestampDelta;
     const key = keyLen < 0 ? null : viewOf(ab, base + keyStart, keyLen);
     const value = valueLen < 0 ? null : viewOf(ab, base + valueStart, valueLen);
-    out.push(new KafkaRecord(baseOffset, offsetDelta, timestamp, key, value, headers));
+    // Headers stay bytes until read (most consumers never look at them): the record keeps where they start.
+    if (b === 0) out.push(new KafkaRecord(baseOffset, offsetDelta, timestamp, key, value, EMPTY_HEADERS));
+    else out.push(new KafkaRecord(baseOffset, offsetDelta, timestamp, key, value, EMPTY_HEADERS, buf, headersStart));
   }
   if (p !== end) corrupt(ctx, `${end - p} bytes left after the batch's ${count} records`, p);
 }

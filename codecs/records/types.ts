@@ -1,3 +1,5 @@
+import { decodeCheckedHeaders, type RecordHeader } from './headers.js';
+
 /** Bits of a RecordBatch v2 `attributes` int16 (legacy messages use the first four). */
 export const BatchAttributes = {
   compressionMask: 0x07,
@@ -35,13 +37,7 @@ export const NO_SEQUENCE = -1;
 export const NO_PARTITION_LEADER_EPOCH = -1;
 export const NO_TIMESTAMP = -1;
 
-export interface RecordHeader {
-  key: string;
-  /** A view into the fetched bytes (no copy); null when the header value is null. */
-  value: Buffer | null;
-}
-
-export const EMPTY_HEADERS: readonly RecordHeader[] = Object.freeze([]);
+export { EMPTY_HEADERS, type RecordHeader } from './headers.js';
 
 /**
  * One consumed record. Per record the decoder stores numbers and two views
@@ -53,9 +49,17 @@ export const EMPTY_HEADERS: readonly RecordHeader[] = Object.freeze([]);
  * Key and value are made eagerly: lazily made views (positions stored,
  * view built in a getter) measured ~10% faster when only the value is read
  * but ~15-40% slower when both are, and plain fields are simpler to log,
- * spread and copy.
+ * spread and copy. Headers are the exception: the decoder checks them and
+ * keeps one view of their bytes; the strings, views and objects are made on
+ * the first read of `headers` (bench/results/decode.md, "Lazy headers").
  */
 export class KafkaRecord {
+  private headerList: readonly RecordHeader[];
+  /** The buffer holding this record's still undecoded header section (checked by the decoder), or null. */
+  private headerSource: Buffer | null;
+  /** Where that section starts; stored as -1 - start once it has been read once. */
+  private headerAt: number;
+
   constructor(
     /** The enclosing batch's base offset (shared, not a copy). */
     readonly baseOffset: bigint,
@@ -65,8 +69,40 @@ export class KafkaRecord {
     /** Views into the fetched (or decompressed) bytes, no copies; null when the length was -1. */
     readonly key: Buffer | null,
     readonly value: Buffer | null,
-    readonly headers: readonly RecordHeader[],
-  ) {}
+    headers: readonly RecordHeader[],
+    /**
+     * Where the record's header section (count first) starts in `headerSource`; the decoder has checked
+     * it, and it is decoded on first read. No view is made for it: the buffer is the batch's, shared.
+     */
+    headerSource: Buffer | null = null,
+    headerAt = 0,
+  ) {
+    this.headerList = headers;
+    this.headerSource = headerSource;
+    this.headerAt = headerAt;
+  }
+
+  /**
+   * The record's headers, in wire order, decoded from the fetched bytes when read. Equal contents on every
+   * read; the array is the same object from the second read on (the first read's is not kept).
+   */
+  get headers(): readonly RecordHeader[] {
+    const source = this.headerSource;
+    if (source === null) return this.headerList;
+    // The first read decodes without keeping the result: storing a fresh array into a record that has
+    // already been promoted to the old generation costs a write barrier and keeps the array alive past
+    // the next scavenge, which measured the lazy read at 0.40-0.67x the eager decoder against 0.99x
+    // without it (bench/results/decode.md, "Lazy headers"). Marking the read is a small-integer
+    // store, which costs neither. A second read (a loop over `headers[i]`) keeps the result.
+    if (this.headerAt >= 0) {
+      const at = this.headerAt;
+      this.headerAt = -1 - at;
+      return decodeCheckedHeaders(source, at);
+    }
+    this.headerList = decodeCheckedHeaders(source, -1 - this.headerAt);
+    this.headerSource = null;
+    return this.headerList;
+  }
 
   /** The record's exact offset in the partition. */
   get offset(): bigint {

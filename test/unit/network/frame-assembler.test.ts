@@ -80,6 +80,52 @@ describe('FrameAssembler', () => {
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(4 * 1024 * 1024);
   });
 
+  it('hands out a thousand frames of one chunk as views, in order', () => {
+    const many = Array.from({ length: 1000 }, (_, i) => Buffer.alloc(i % 37, i & 0xff));
+    const chunk = framed(...many);
+    const { frames, assembler } = collect();
+    assembler.push(chunk);
+    expect(frames).toEqual(many);
+    expect(frames.every((f) => f.buffer === chunk.buffer)).toBe(true);
+  });
+
+  it('assembles a 16 MiB frame from 64 KiB chunks into one exactly-sized buffer, with frames on either side', () => {
+    const giant = Buffer.allocUnsafe(16 * 1024 * 1024);
+    for (let i = 0; i < giant.length; i += 4096) giant[i] = (i >>> 12) & 0xff;
+    const before = Buffer.from('before');
+    const after = Buffer.from('after');
+    const stream = framed(before, giant, after);
+    const { frames, assembler } = collect(32 * 1024 * 1024);
+    for (let at = 0; at < stream.length; at += 65536) assembler.push(stream.subarray(at, at + 65536));
+    expect(frames).toHaveLength(3);
+    expect(frames[0]).toEqual(before);
+    expect(frames[1].equals(giant)).toBe(true);
+    expect(frames[1].buffer.byteLength).toBe(giant.length);
+    expect(frames[2]).toEqual(after);
+    expect(assembler.bufferedBytes).toBe(0);
+  });
+
+  it('refuses a corrupt size prefix split across chunks, at every split, before allocating for it', () => {
+    for (const prefix of [
+      [0xff, 0xff, 0xff, 0xfe],
+      [0x7f, 0xff, 0xff, 0xff],
+      [0x00, 0x10, 0x00, 0x01], // 1 MiB + 1: one byte over this assembler's maximum
+    ]) {
+      for (let cut = 1; cut < 4; cut++) {
+        const { frames, assembler } = collect(1024 * 1024);
+        assembler.push(framed(Buffer.from('ok')));
+        assembler.push(Buffer.from(prefix.slice(0, cut)));
+        expect(assembler.bufferedBytes).toBe(cut);
+        const before = process.memoryUsage().arrayBuffers;
+        const err = catchError(() => assembler.push(Buffer.from([...prefix.slice(cut), 1, 2, 3])));
+        expect(err).toBeInstanceOf(FrameSizeError);
+        expect((err as FrameSizeError).size).toBe(Buffer.from(prefix).readInt32BE(0));
+        expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(512 * 1024);
+        expect(frames).toEqual([Buffer.from('ok')]);
+      }
+    }
+  });
+
   it('accepts a frame of exactly the maximum size', () => {
     const { frames, assembler } = collect(16);
     assembler.push(framed(Buffer.alloc(16)));
