@@ -192,6 +192,7 @@ export {
 } from './consumer/assignors/assignor.js';
 export { BUILT_IN_ASSIGNORS, type BuiltInAssignorName } from './consumer/assignors/index.js';
 export { KafkajsRoundRobinAssignor } from './consumer/assignors/kafkajs-round-robin.js';
+export type { BatchHandler, ProcessBatchesOptions } from './consumer/concurrent.js';
 export type { RecordSource } from './consumer/consumer-record.js';
 export type { AckMode } from './consumer/explicit-ack.js';
 export type { FetchSettings } from './consumer/fetch/fetch-request.js';
