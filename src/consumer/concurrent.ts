@@ -16,6 +16,7 @@ import { BatchIterator } from './records-iterator.js';
 /** Processes one partition's batch; the batch counts as processed when the returned promise resolves. */
 export type BatchHandler = (batch: ConsumerBatch) => Promise<void> | void;
 
+/** Options of `consumer.processBatches()`. */
 export interface ProcessBatchesOptions {
   /** How many partitions' handlers may run at once (default 1). Batches of one partition never overlap. */
   concurrency?: number;
