@@ -375,3 +375,4 @@ export {
 } from './producer/index.js';
 export type { ResolvedProducerOptions } from './producer/options.js';
 export type { Bytes } from './producer/record-input.js';
+export type { BatchSettings, SendOptions } from './producer/send-options.js';
