@@ -1,7 +1,8 @@
 /**
  * Differential for `run({ partitionsConsumedConcurrently: 3 })`: the same records consumed once by kafkajs 2.2.4
  * and once by tidemark/kafkajs from the same broker. Both deliver every partition's messages in the same order,
- * run at most 3 handlers at once (tidemark reaches more than one), and commit every partition to its end.
+ * run at most 3 handlers at once (tidemark reaches more than one), retry a message whose handler threw once
+ * (partition 1, offset 30) from that message, and commit every partition to its end.
  */
 import * as kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +22,8 @@ interface Observed {
   /** Values by partition, in delivery order. */
   byPartition: string[][];
   mostAtOnce: number;
+  /** The handler threw once (and the message came again). */
+  failed: boolean;
   committed: unknown;
 }
 
@@ -39,15 +42,23 @@ async function consume(mod: KafkaModule, broker: string, topic: string, groupId:
   const byPartition: string[][] = Array.from({ length: PARTITIONS }, () => []);
   let running = 0;
   let mostAtOnce = 0;
+  let failed = false;
   await consumer.connect();
   await consumer.subscribe({ topics: [topic], fromBeginning: true });
   await consumer.run({
     partitionsConsumedConcurrently: 3,
     eachMessage: async ({ partition, message }) => {
       mostAtOnce = Math.max(mostAtOnce, ++running);
-      await new Promise((r) => setTimeout(r, 2));
-      byPartition[partition].push(String(message.value));
-      running--;
+      try {
+        await new Promise((r) => setTimeout(r, 2));
+        if (partition === 1 && message.offset === '30' && !failed) {
+          failed = true;
+          throw new Error('handler failed once');
+        }
+        byPartition[partition].push(String(message.value));
+      } finally {
+        running--;
+      }
     },
   });
   await waitFor(() => byPartition.flat().length >= PARTITIONS * PER_PARTITION, 'every message');
@@ -56,7 +67,7 @@ async function consume(mod: KafkaModule, broker: string, topic: string, groupId:
   await admin.connect();
   const committed = await admin.fetchOffsets({ groupId, topics: [topic] });
   await admin.disconnect();
-  return { byPartition, mostAtOnce, committed };
+  return { byPartition, mostAtOnce, failed, committed };
 }
 
 describe.each(generations)('partitionsConsumedConcurrently on kafkajs and tidemark/kafkajs ($label)', ({ address }) => {
@@ -91,6 +102,7 @@ describe.each(generations)('partitionsConsumedConcurrently on kafkajs and tidema
     const written = Array.from({ length: PARTITIONS }, (_, p) =>
       Array.from({ length: PER_PARTITION }, (_, i) => `p${p}-${i}`),
     );
+    expect([original.failed, ours.failed]).toEqual([true, true]);
     expect(original.byPartition).toEqual(written);
     expect(ours.byPartition).toEqual(original.byPartition);
     expect(original.mostAtOnce).toBeLessThanOrEqual(3);
