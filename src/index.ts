@@ -192,6 +192,7 @@ export {
 } from './consumer/assignors/assignor.js';
 export { BUILT_IN_ASSIGNORS, type BuiltInAssignorName } from './consumer/assignors/index.js';
 export { KafkajsRoundRobinAssignor } from './consumer/assignors/kafkajs-round-robin.js';
+export type { BatchHandler, ProcessBatchesOptions } from './consumer/concurrent.js';
 export type { RecordSource } from './consumer/consumer-record.js';
 export type { AckMode } from './consumer/explicit-ack.js';
 export type { FetchSettings } from './consumer/fetch/fetch-request.js';
@@ -374,3 +375,4 @@ export {
 } from './producer/index.js';
 export type { ResolvedProducerOptions } from './producer/options.js';
 export type { Bytes } from './producer/record-input.js';
+export type { BatchSettings, SendOptions } from './producer/send-options.js';

@@ -7,6 +7,7 @@ import type { OffsetCommit } from '../offsets/offset-store.js';
 import { ConfigError } from '../options/config-error.js';
 import { abortable } from './abortable.js';
 import type { CommitEngine } from './commit-engine.js';
+import { type BatchHandler, type ProcessBatchesOptions, processBatches } from './concurrent.js';
 import { buildParts, type ConsumerHost, type ConsumerParts } from './consumer-parts.js';
 
 export type { ConsumerHost };
@@ -189,6 +190,17 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
    */
   records(options: WaitOptions = {}): AsyncIterableIterator<ConsumerRecord> {
     return new RecordIterator(this.parts.delivery, options.signal);
+  }
+
+  /**
+   * Runs `handler` on every batch, up to `concurrency` partitions at once, each partition's batches in order
+   * (src/consumer/concurrent.ts). A batch counts as processed when its handler returned; a revoke waits for the
+   * revoked partitions' running handlers before it commits them. Resolves once `signal` aborted (or the
+   * consumer closed) and the running handlers returned; rejects with a handler's error unless `onError` takes it.
+   * Takes the consumer's records like `batches()`: one loop at a time.
+   */
+  processBatches(handler: BatchHandler, options: ProcessBatchesOptions = {}): Promise<void> {
+    return processBatches(this.parts.delivery, this.parts.positions, handler, options);
   }
 
   seek(partition: TopicPartition, target: SeekTarget): void {

@@ -94,7 +94,11 @@ export class Delivery {
   /** The chunk being handed out slice by slice. */
   private reader: ChunkReader | undefined;
   private owner: object | undefined;
-  private idleWaiters: (() => void)[] = [];
+  private idleWaiters: { matches: (state: PartitionState) => boolean; resolve: () => void }[] = [];
+  /** Detached batches whose handlers run now (concurrent.ts). */
+  private readonly inFlight = new Set<DeliveredBatch>();
+  /** Detached batches' `tidemark:consumer:batch` contexts, ended when they settle. */
+  private readonly detachedTraces = new Map<DeliveredBatch, ConsumerBatchContext>();
   /** The batch in hand as `tidemark:consumer:batch` published it; undefined when nobody subscribes. */
   private traced: ConsumerBatchContext | undefined;
 
@@ -124,16 +128,8 @@ export class Delivery {
   finish(): void {
     const batch = this.current;
     if (batch === undefined) return;
-    // Explicit acks: what is not acknowledged is read again, as from a batch given up.
-    if (this.explicitAck && batch.current && !allAcknowledged(batch.state, batch.records)) {
-      this.abandon();
-      return;
-    }
     this.current = undefined;
-    this.batchDone(batch.current);
-    if (batch.current) batch.state.markProcessed(batch.nextOffset, batch.lastEpoch);
-    if (batch.last) this.o.fetcher.buffer.release(batch.chunk);
-    this.settled();
+    this.settleBatch(batch, this.takeTrace(batch), 'processed');
   }
 
   /** The batch in hand was given up unfinished: go back to its first record not processed. */
@@ -141,28 +137,95 @@ export class Delivery {
     const batch = this.current;
     if (batch === undefined) return;
     this.current = undefined;
-    this.batchDone(false);
-    const s = batch.state;
-    this.dropReader(batch.chunk);
-    if (batch.last) this.o.fetcher.buffer.release(batch.chunk);
-    if (batch.current && this.o.positions.get(s.topic, s.partition) === s && batch.records.length > 0) {
-      const first = batch.records[0].offset;
-      const done = s.processed();
-      const [offset, epoch] =
-        done !== undefined && done.offset > first ? [done.offset, done.leaderEpoch] : [first, batch.startEpoch];
-      if (offset < batch.nextOffset || !batch.last) {
-        this.o.fetcher.dropBuffered(s);
-        s.rewindTo(offset, epoch);
-        this.o.fetcher.wake();
-      }
-    }
-    this.settled();
+    this.settleBatch(batch, this.takeTrace(batch), 'unprocessed');
   }
 
-  /** Resolves once no batch of `matches` is in hand (a revoke waits for the application to finish it). */
+  /**
+   * Takes the batch in hand out of the cursor (concurrent.ts): asking for the next batch then neither processes
+   * nor gives it up; `settle()` does, later. Until then its chunk's bytes stay held.
+   */
+  detach(): DeliveredBatch | undefined {
+    const batch = this.current;
+    if (batch === undefined) return undefined;
+    this.current = undefined;
+    if (this.traced !== undefined) this.detachedTraces.set(batch, this.traced);
+    this.traced = undefined;
+    return batch;
+  }
+
+  /** A detached batch is being processed now: a revoke of its partition waits for its `settle()`. */
+  track(batch: DeliveredBatch): void {
+    this.inFlight.add(batch);
+  }
+
+  /**
+   * Settles a detached batch: `processed` (its handler returned; under explicit acks only what was acknowledged),
+   * `unprocessed` (go back to its first record not processed), or `void` (a later batch of a partition that
+   * already went back: only its bytes are freed). Returns whether the partition went back, which voids every
+   * later batch of it still waiting.
+   */
+  settle(batch: DeliveredBatch, outcome: 'processed' | 'unprocessed' | 'void'): boolean {
+    const trace = this.detachedTraces.get(batch);
+    this.detachedTraces.delete(batch);
+    this.inFlight.delete(batch);
+    return this.settleBatch(batch, trace, outcome);
+  }
+
+  private takeTrace(batch: DeliveredBatch): ConsumerBatchContext | undefined {
+    const traced = this.traced;
+    this.traced = undefined;
+    return traced ?? this.detachedTraces.get(batch);
+  }
+
+  private settleBatch(
+    batch: DeliveredBatch,
+    traced: ConsumerBatchContext | undefined,
+    outcome: 'processed' | 'unprocessed' | 'void',
+  ): boolean {
+    // Explicit acks: what is not acknowledged is read again, as from a batch given up.
+    if (outcome === 'processed' && this.explicitAck && batch.current && !allAcknowledged(batch.state, batch.records)) {
+      outcome = 'unprocessed';
+    }
+    if (outcome === 'processed') {
+      if (traced !== undefined) batchDone(traced, batch.current);
+      if (batch.current) batch.state.markProcessed(batch.nextOffset, batch.lastEpoch);
+      if (batch.last) this.o.fetcher.buffer.release(batch.chunk);
+      this.settled();
+      return false;
+    }
+    if (traced !== undefined) batchDone(traced, false);
+    const rewound = outcome === 'unprocessed' && this.rewind(batch);
+    this.dropReader(batch.chunk);
+    if (batch.last) this.o.fetcher.buffer.release(batch.chunk);
+    this.settled();
+    return rewound;
+  }
+
+  /** Sends the partition back to the batch's first record not processed; whether it moved. */
+  private rewind(batch: DeliveredBatch): boolean {
+    const s = batch.state;
+    if (!batch.current || this.o.positions.get(s.topic, s.partition) !== s || batch.records.length === 0) return false;
+    const first = batch.records[0].offset;
+    const done = s.processed();
+    const [offset, epoch] =
+      done !== undefined && done.offset > first ? [done.offset, done.leaderEpoch] : [first, batch.startEpoch];
+    if (offset >= batch.nextOffset && batch.last) return false;
+    this.o.fetcher.dropBuffered(s);
+    s.rewindTo(offset, epoch);
+    this.o.fetcher.wake();
+    return true;
+  }
+
+  /** Resolves once no batch of `matches` is in hand or in flight (a revoke waits for the application to finish it). */
   whenSettled(matches: (state: PartitionState) => boolean): Promise<void> {
-    if (this.current === undefined || !matches(this.current.state)) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    if (!this.holds(matches)) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push({ matches, resolve }));
+  }
+
+  private holds(matches: (state: PartitionState) => boolean): boolean {
+    if (this.current !== undefined && matches(this.current.state)) return true;
+    for (const batch of this.inFlight) if (matches(batch.state)) return true;
+    return false;
   }
 
   /**
@@ -278,17 +341,14 @@ export class Delivery {
     if (this.current?.chunk !== chunk) this.o.fetcher.buffer.release(chunk);
   }
 
-  private batchDone(processed: boolean): void {
-    const traced = this.traced;
-    if (traced === undefined) return;
-    this.traced = undefined;
-    batchDone(traced, processed);
-  }
-
   private settled(): void {
+    if (this.idleWaiters.length === 0) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
-    for (const resolve of waiters) resolve();
+    for (const waiter of waiters) {
+      if (this.holds(waiter.matches)) this.idleWaiters.push(waiter);
+      else waiter.resolve();
+    }
   }
 }
 

@@ -64,7 +64,9 @@ export class Admin {
     private readonly connectClient: () => Promise<Client>,
     _config: AdminConfig,
     private readonly log: Logger,
-  ) {}
+  ) {
+    reportRequestsOf(this, this.instrumentation);
+  }
 
   protected get core(): Client {
     if (this.client === undefined) throw new KafkaJSNonRetriableError('The admin client is disconnected');
@@ -329,6 +331,22 @@ export class Admin {
 
   logger(): Logger {
     return this.log;
+  }
+}
+
+/**
+ * Runs every public method of the admin (those of its subclasses included) inside `instrumentation.within`, so
+ * that the requests each causes are reported as this admin's REQUEST, REQUEST_TIMEOUT and REQUEST_QUEUE_SIZE.
+ */
+function reportRequestsOf(admin: Admin, instrumentation: Instrumentation): void {
+  const own = new Set(['constructor', 'on', 'logger']);
+  const target = admin as unknown as Record<string, unknown>;
+  for (let proto = Object.getPrototypeOf(admin); proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const method = Object.getOwnPropertyDescriptor(proto, name)?.value;
+      if (own.has(name) || typeof method !== 'function' || Object.hasOwn(target, name)) continue;
+      target[name] = (...args: unknown[]) => instrumentation.within(() => method.apply(admin, args));
+    }
   }
 }
 

@@ -135,11 +135,6 @@ export class Consumer {
         option: 'fromBeginning',
       });
     }
-    if ((config.partitionsConsumedConcurrently ?? 1) > 1) {
-      this.log.warn('partitionsConsumedConcurrently > 1: partitions are processed one batch at a time', {
-        option: 'partitionsConsumedConcurrently',
-      });
-    }
     const autoCommit = config.autoCommit !== false;
     const c = this.config;
     const core = client.consumer({

@@ -79,6 +79,7 @@ export class Instrumentation implements RequestOrigin {
     this.requestEvents = [
       table.REQUEST,
       table.REQUEST_TIMEOUT,
+      table.REQUEST_QUEUE_SIZE,
       ...(kind === 'consumer' ? [CONSUMER_EVENTS.HEARTBEAT] : []),
     ];
   }
@@ -104,6 +105,19 @@ export class Instrumentation implements RequestOrigin {
 
   timedOut(request: TracedRequest): void {
     this.emit(`${this.kind}.network.request_timeout`, requestTimeoutPayload(request));
+  }
+
+  /** Requests in flight per broker address: kafkajs's request queue size (request-events.ts). */
+  private readonly queueSizes = new Map<string, number>();
+
+  inFlight(request: TracedRequest, change: 1 | -1): void {
+    const queueSize = Math.max(0, (this.queueSizes.get(request.address) ?? 0) + change);
+    this.queueSizes.set(request.address, queueSize);
+    this.emit(`${this.kind}.network.request_queue_size`, {
+      broker: request.address,
+      clientId: request.clientId ?? '',
+      queueSize,
+    });
   }
 
   on(eventName: string, listener: (event: InstrumentationEvent) => unknown): () => void {

@@ -2,10 +2,17 @@
  * kafkajs's `producer()` on the core Producer. `send({ topic, messages })` chooses each message's partition
  * with the kafkajs partitioner (so keyed and unkeyed records land where kafkajs would put them), hands every
  * record to the core, and answers with kafkajs's RecordMetadata[] (one entry per partition written, string
- * offsets). Per-send `acks`, `timeout` and `compression` get a core producer each (made on first use and kept),
- * since the core fixes them per producer.
+ * offsets). Per-send `acks` and `compression` go to the core's per-send options; `acks: -1` (kafkajs's default)
+ * goes through an idempotent core producer and `acks` 0 or 1 through a plain one (an idempotent producer sends
+ * with acks 'all' only), each made on first use and kept per `timeout` (the core's request timeout).
  */
-import type { Client, ClientConfig, RecordMetadata as CoreMetadata, Producer as CoreProducer } from '../index.js';
+import type {
+  Client,
+  ClientConfig,
+  RecordMetadata as CoreMetadata,
+  Producer as CoreProducer,
+  SendOptions,
+} from '../index.js';
 import { CODEC_NAMES, CompressionTypes, type Logger } from './constants.js';
 import { KafkaJSNonRetriableError, translated } from './errors.js';
 import { Instrumentation } from './instrumentation.js';
@@ -92,19 +99,16 @@ export class MessageSender {
     this.partition = (createPartitioner ?? DefaultPartitioner)();
   }
 
-  /** The core producer for these settings (the transactional one, when there is one). */
-  private producerFor(acks: number, timeout: number | undefined, compression: CompressionTypes): CoreProducer {
+  /** The core producer for these acks and timeout (the transactional one, when there is one). */
+  private producerFor(acks: number, timeout: number | undefined): CoreProducer {
     if (this.fixed !== undefined) return this.fixed();
-    const key = `${acks}/${timeout}/${compression}`;
+    const idempotent = acks === -1;
+    const key = `${idempotent}/${timeout}`;
     let producer = this.producers.get(key);
     if (producer === undefined) {
-      const codec = CODEC_NAMES[compression];
-      if (codec === undefined)
-        throw new KafkaJSNonRetriableError(`compression: unknown compression type ${compression}`);
       producer = this.client().producer({
-        acks: acks === -1 ? 'all' : (acks as 0 | 1),
-        idempotent: this.config.idempotent === true ? true : acks === -1,
-        compression: codec,
+        acks: idempotent ? 'all' : 1,
+        idempotent,
         ...(timeout === undefined ? {} : { requestTimeoutMs: timeout }),
         ...(this.config.maxInFlightRequests === undefined
           ? {}
@@ -137,21 +141,29 @@ export class MessageSender {
       }
     }
     return translated(async () => {
-      const producer = this.producerFor(acks, batch.timeout, batch.compression ?? CompressionTypes.None);
+      const compression = batch.compression ?? CompressionTypes.None;
+      const codec = CODEC_NAMES[compression];
+      if (codec === undefined)
+        throw new KafkaJSNonRetriableError(`compression: unknown compression type ${compression}`);
+      const options: SendOptions = { acks: acks === -1 ? 'all' : (acks as 0 | 1), compression: codec };
+      const producer = this.producerFor(acks, batch.timeout);
       const sends: Promise<CoreMetadata>[] = [];
       for (const { topic, messages } of topicMessages) {
         const partitionMetadata = await this.partitionMetadata(topic);
         for (const message of messages) {
           const partition = this.partition({ topic, partitionMetadata, message });
           sends.push(
-            producer.send({
-              topic,
-              partition,
-              key: message.key ?? null,
-              value: message.value,
-              headers: headersToCore(message.headers),
-              ...(message.timestamp === undefined ? {} : { timestamp: Number(message.timestamp) }),
-            }),
+            producer.send(
+              {
+                topic,
+                partition,
+                key: message.key ?? null,
+                value: message.value,
+                headers: headersToCore(message.headers),
+                ...(message.timestamp === undefined ? {} : { timestamp: Number(message.timestamp) }),
+              },
+              options,
+            ),
           );
         }
       }

@@ -10,7 +10,8 @@
  * one with nobody listening) cost a WeakMap lookup.
  *
  * kafkajs queues requests per broker and reports the queue's size (`REQUEST_QUEUE_SIZE`); the core writes
- * each request at once (pipelined), so there is no queue to report and that event is never emitted.
+ * each request at once (pipelined), so what is reported is the object's requests in flight to each broker,
+ * counted from the channel's start and end events, at each change.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
@@ -40,6 +41,8 @@ export interface RequestOrigin {
   answered(request: TracedRequest): void;
   /** A request that got no answer within its timeout. */
   timedOut(request: TracedRequest): void;
+  /** A request to `request.address` started (+1) or ended (-1). */
+  inFlight(request: TracedRequest, change: 1 | -1): void;
 }
 
 const origins = new AsyncLocalStorage<RequestOrigin>();
@@ -57,13 +60,16 @@ export function traceRequests(): void {
   subscribed = true;
   subscribe('tracing:tidemark:request:start', (message) => {
     const origin = origins.getStore();
-    if (origin?.wantsRequests()) pending.set(message as object, origin);
+    if (!origin?.wantsRequests()) return;
+    pending.set(message as object, origin);
+    origin.inFlight(message as TracedRequest, 1);
   });
   subscribe('tracing:tidemark:request:asyncEnd', (message) => {
     const origin = pending.get(message as object);
     if (origin === undefined) return;
     pending.delete(message as object);
     const request = message as TracedRequest;
+    origin.inFlight(request, -1);
     if (request.error === undefined) origin.answered(request);
   });
   subscribe('tracing:tidemark:request:error', (message) => {
@@ -71,6 +77,7 @@ export function traceRequests(): void {
     if (origin === undefined) return;
     pending.delete(message as object);
     const request = message as TracedRequest;
+    origin.inFlight(request, -1);
     if (request.error instanceof RequestTimeoutError) origin.timedOut(request);
   });
 }

@@ -81,6 +81,14 @@ export class Runner {
   /** Runs until the consumer stops (the iterator ends) or crashes without restart. */
   async loop(): Promise<void> {
     const { core } = this.host;
+    const concurrency = this.config.partitionsConsumedConcurrently ?? 1;
+    if (concurrency > 1) {
+      // kafkajs's partitionsConsumedConcurrently is the core's bounded per-partition concurrency.
+      await core.processBatches((batch) => (this.host.isRunning() ? this.process(batch) : undefined), {
+        concurrency,
+      });
+      return;
+    }
     for await (const batch of core) {
       if (!this.host.isRunning()) break;
       await this.process(batch);

@@ -35,6 +35,8 @@ export interface AccumulatorConfig {
   deliveryTimeoutMs: number;
   /** Codec id; 0 (none) keeps the compression ratio at 1. */
   compression: number;
+  /** The producer's acks (default -1): a request carries batches of one acks only. */
+  acks?: number;
 }
 
 /**
@@ -72,12 +74,15 @@ export class RecordAccumulator {
     const batches = q.batches;
     const last = batches.length > 0 ? batches[batches.length - 1] : undefined;
     const { batchSize } = this.config;
-    if (last?.tryAppend(record, batchSize)) {
+    // A batch holds records of one setting: a send with other settings opens the next batch (order kept).
+    if (last !== undefined && last.settings === record.settings && last.tryAppend(record, batchSize)) {
       const lastFull = last.isFull(batchSize);
       return { batch: last, newBatch: false, full: batches.length > 1 || lastFull, switchAllowed: lastFull };
     }
-    const ratio = this.config.compression === 0 ? 1 : Math.min(1, (this.ratios.get(record.topic) ?? 1) * RATIO_SAFETY);
-    const batch = new ProducerBatch(record.topic, record.partition, now, ratio);
+    // The learnt ratio is the producer's codec's; a send's own codec fills batches by raw bytes.
+    const learnt = this.config.compression !== 0 && record.settings === undefined;
+    const ratio = learnt ? Math.min(1, (this.ratios.get(record.topic) ?? 1) * RATIO_SAFETY) : 1;
+    const batch = new ProducerBatch(record.topic, record.partition, now, ratio, record.settings);
     batch.tryAppend(record, batchSize);
     batches.push(batch);
     this.track(batch);
@@ -132,6 +137,8 @@ export class RecordAccumulator {
       const head = q.batches[0];
       if (head === undefined || this.sendableAt(q, head, exhausted) > now) continue;
       if (drained.length > 0 && size + head.sizeInBytes > maxBytes) break;
+      // acks is per request: a batch of other acks waits for the next request.
+      if (drained.length > 0 && this.acksOf(head) !== this.acksOf(drained[0])) continue;
       if (!admit(head)) continue;
       q.batches.shift();
       drained.push(head);
@@ -140,7 +147,12 @@ export class RecordAccumulator {
     return drained;
   }
 
-  /** Learns from a batch just compressed how well the topic's records compress. */
+  /** The acks a batch is sent with. */
+  acksOf(batch: ProducerBatch): number {
+    return batch.settings?.acks ?? this.config.acks ?? -1;
+  }
+
+  /** Learns from a batch just compressed (with the producer's codec) how well the topic's records compress. */
   observeCompression(topic: string, rawBytes: number, compressedBytes: number): void {
     if (this.config.compression === 0 || rawBytes <= 0) return;
     const observed = compressedBytes / rawBytes;

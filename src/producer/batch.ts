@@ -2,6 +2,7 @@ import { crc32c } from '../../codecs/crc.js';
 import { V2 } from '../../codecs/records/decode-batch.js';
 import { encodeRecordBatch } from '../../codecs/records/encode-batch.js';
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE } from '../../codecs/records/types.js';
+import type { BatchSettings } from './send-options.js';
 
 /** What `send()` resolves with: where the record was written. */
 export interface RecordMetadata {
@@ -24,6 +25,8 @@ export interface PendingRecord {
   timestamp: number;
   /** Estimated encoded size, counted against the batch size and the buffer memory. */
   size: number;
+  /** The send's own acks and compression (send-options.ts); undefined: the producer's. */
+  settings?: BatchSettings;
   resolve: (metadata: RecordMetadata) => void;
   reject: (err: Error) => void;
 }
@@ -75,6 +78,8 @@ export class ProducerBatch {
      * bytes, not of raw bytes (Java's CompressionRatioEstimator). 1 without compression.
      */
     private readonly compressionRatio = 1,
+    /** Its records' acks and compression when not the producer's (send-options.ts). */
+    readonly settings: BatchSettings | undefined = undefined,
   ) {}
 
   /** Bytes of buffer memory its records hold (their sizes), given back when the batch is done. */
@@ -159,8 +164,8 @@ export class ProducerBatch {
   /** Two open batches with the first and second half of the records: the answer to MESSAGE_TOO_LARGE. */
   split(): [ProducerBatch, ProducerBatch] {
     const half = Math.ceil(this.records.length / 2);
-    const first = new ProducerBatch(this.topic, this.partition, this.createdAt, this.compressionRatio);
-    const second = new ProducerBatch(this.topic, this.partition, this.createdAt, this.compressionRatio);
+    const first = new ProducerBatch(this.topic, this.partition, this.createdAt, this.compressionRatio, this.settings);
+    const second = new ProducerBatch(this.topic, this.partition, this.createdAt, this.compressionRatio, this.settings);
     for (const [i, r] of this.records.entries()) {
       const target = i < half ? first : second;
       target.records.push(r);

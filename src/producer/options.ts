@@ -96,7 +96,7 @@ const MAX_IDEMPOTENT_IN_FLIGHT = 5;
 const CODEC_NAMES = Object.keys(CompressionCodec) as CompressionCodecName[];
 
 /** One rule per option (src/options/rules.ts); the compiler keeps the table and ProducerOptions in step. */
-const PRODUCER_RULES = {
+export const PRODUCER_RULES = {
   acks: oneOf(0, 1, -1, 'all'),
   idempotent: boolean,
   compression: (value, option) => {

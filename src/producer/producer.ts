@@ -17,6 +17,7 @@ import { partitionForKey } from './murmur2.js';
 import { type ProducerOptions, type ResolvedProducerOptions, resolveProducerOptions } from './options.js';
 import { StickyPartitioner } from './partitioner.js';
 import { type ProducerRecord, prepareRecord } from './record-input.js';
+import { type SendOptions, SendSettings } from './send-options.js';
 import { Sender } from './sender.js';
 import { TransactionStateError } from './transaction-errors.js';
 import { TransactionManager, type TransactionState } from './transaction-manager.js';
@@ -65,6 +66,7 @@ export class Producer {
   private abandoned: Error | undefined;
   private closed: Promise<void> | undefined;
   private readonly observer: ProducerObserver | undefined;
+  private readonly sendSettings: SendSettings;
 
   constructor(
     cluster: Cluster | ProducerCluster,
@@ -76,6 +78,7 @@ export class Producer {
     const o = this.options;
     const view = cluster instanceof Cluster ? producerClusterOf(cluster) : cluster;
     this.accumulator = new RecordAccumulator(o);
+    this.sendSettings = new SendSettings(o);
     this.memory = new BufferMemory(o.bufferMemory, () => this.releaseCapacityWaiters());
     this.idempotence = o.idempotent ? new IdempotenceState() : undefined;
     this.sticky = new StickyPartitioner(o.batchSize);
@@ -97,13 +100,17 @@ export class Producer {
     if (this.idempotence !== undefined && this.transactions === undefined) sender.wake();
   }
 
-  /** Sends a record; resolves when the broker has it (per `acks`), rejects with a typed error if it never will. */
-  send(record: ProducerRecord): Promise<RecordMetadata> {
+  /**
+   * Sends a record; resolves when the broker has it (per `acks`), rejects with a typed error if it never will.
+   * `options` may give this record its own `acks` and `compression` (send-options.ts); records of a partition
+   * keep their `send()` order whatever their settings.
+   */
+  send(record: ProducerRecord, options?: SendOptions): Promise<RecordMetadata> {
     this.observer?.onSend();
-    return traceSend(record, this.observer?.clientId ?? 'tidemark', (r) => this.sendRecord(r));
+    return traceSend(record, this.observer?.clientId ?? 'tidemark', (r) => this.sendRecord(r, options));
   }
 
-  private sendRecord(record: ProducerRecord): Promise<RecordMetadata> {
+  private sendRecord(record: ProducerRecord, options: SendOptions | undefined): Promise<RecordMetadata> {
     if (this.closing) return refuseLater(new ProducerClosedError('send() was called after close()'));
     if (this.sender.fatalError !== undefined) return refuseLater(this.sender.fatalError);
     const transactions = this.transactions;
@@ -114,6 +121,8 @@ export class Producer {
     let pending: PendingRecord;
     try {
       pending = prepareRecord(record, Date.now(), this.maxRecordSize);
+      const settings = this.sendSettings.resolve(options);
+      if (settings !== undefined) pending.settings = settings;
     } catch (err) {
       return refuseLater(err);
     }

@@ -52,7 +52,7 @@ export class BatchOutcomes {
     batch.outcomeUnknown = false;
     if (batch.done) return;
     if (answer === undefined) {
-      if (this.o.acks === 0) this.complete(batch, -1n, -1n);
+      if ((batch.settings?.acks ?? this.o.acks) === 0) this.complete(batch, -1n, -1n);
       else this.onError(batch, new TidemarkError('the broker did not answer for this partition', { retriable: true }));
       return;
     }

@@ -158,8 +158,11 @@ export class Sender {
     const topicId = (topic: string) => topics.topicId(topic);
     const encoded = batches.map((b) => {
       const fresh = !b.sent;
-      const bytes = b.encode(this.o.compression, this.o.compressionLevel);
-      if (fresh) this.parts.accumulator.observeCompression(b.topic, b.reservedBytes, bytes.length - BATCH_OVERHEAD);
+      const bytes = b.encode(b.settings?.compression ?? this.o.compression, this.o.compressionLevel);
+      // Only the producer's own codec teaches the topic's ratio (a send's own settings fill by raw bytes).
+      if (fresh && b.settings === undefined) {
+        this.parts.accumulator.observeCompression(b.topic, b.reservedBytes, bytes.length - BATCH_OVERHEAD);
+      }
       return bytes;
     });
     for (const b of batches) {
@@ -170,13 +173,15 @@ export class Sender {
     let version = -1;
     let throttleTimeMs = 0;
     const transactionalId = this.parts.transactions?.transactionalId ?? null;
-    const body = buildProduceRequest(batches, encoded, this.o.acks, this.o.requestTimeoutMs, topicId, transactionalId);
+    // Drained with one acks (the accumulator's drain keeps them apart).
+    const acks = this.parts.accumulator.acksOf(batches[0]);
+    const body = buildProduceRequest(batches, encoded, acks, this.o.requestTimeoutMs, topicId, transactionalId);
     let sent: Promise<void>;
     try {
       const negotiated = connection.versionFor(Produce);
       version = produceVersionFor(negotiated, this.o.produceVersion, batches, topicId, transactionalId !== null);
       sent =
-        this.o.acks === 0
+        acks === 0
           ? connection.request(Produce, body, { version, expectResponse: false }).then(() => {
               for (const b of batches) this.outcomes.onAnswer(b, undefined);
             })

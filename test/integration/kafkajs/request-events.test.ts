@@ -1,7 +1,9 @@
 /**
  * The events tidemark/kafkajs derives from the core's request tracing and from assignments: REQUEST (with
  * kafkajs's payload, and only for the object that caused the request), HEARTBEAT, and
- * RECEIVED_UNSUBSCRIBED_TOPICS when a kafkajs leader deals this member a topic it did not subscribe to.
+ * RECEIVED_UNSUBSCRIBED_TOPICS when a kafkajs leader deals this member a topic it did not subscribe to;
+ * REQUEST_QUEUE_SIZE (requests in flight per broker) and the admin's CONNECT, REQUEST and DISCONNECT, in the
+ * order and shape kafkajs 2.2.4's admin emits them.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import * as kafkajs from 'kafkajs';
@@ -97,6 +99,57 @@ describe.each(generations)('tidemark/kafkajs request events on $label', ({ addre
       const apis = new Set(payloads(events, 'consumer.network.request').map((p) => p.apiName));
       for (const api of ['JoinGroup', 'SyncGroup', 'Heartbeat', 'Fetch', 'OffsetFetch']) expect(apis).toContain(api);
       expect(apis).not.toContain('Produce');
+    },
+  );
+
+  it.skipIf(address === null)(
+    "the admin's events as kafkajs's admin emits them; REQUEST_QUEUE_SIZE back to 0 on every broker",
+    { timeout: 60_000 },
+    async (ctx) => {
+      const broker = address as string;
+      if (!(await coreTracesRequests(broker))) ctx.skip();
+      type AdminLike = {
+        events: Record<string, string>;
+        on(name: string, listener: (e: unknown) => void): () => void;
+        connect(): Promise<void>;
+        listTopics(): Promise<string[]>;
+        fetchTopicMetadata(o: { topics: string[] }): Promise<unknown>;
+        disconnect(): Promise<void>;
+      };
+      const run = async (admin: AdminLike) => {
+        const events: InstrumentationEvent[] = [];
+        for (const name of Object.values(admin.events)) admin.on(name, (e) => events.push(e as InstrumentationEvent));
+        await admin.connect();
+        await admin.listTopics();
+        await admin.fetchTopicMetadata({ topics: [] });
+        await admin.disconnect();
+        await new Promise((r) => setTimeout(r, 50));
+        return events;
+      };
+      const theirs = await run(
+        new kafkajs.Kafka({ clientId: 'adm', brokers: [broker], logLevel: kafkajs.logLevel.NOTHING }).admin(),
+      );
+      const ours = await run(new Kafka({ clientId: 'adm', brokers: [broker], logLevel: logLevel.NOTHING }).admin());
+      // The same kinds of event; DISCONNECT last, after the last request, as kafkajs (connect()'s own requests
+      // may come before or after CONNECT in kafkajs from run to run, so only the kinds are compared there).
+      const kinds = (events: InstrumentationEvent[]) =>
+        [...new Set(events.map((e) => e.type))].filter((t) => !t.endsWith('request_queue_size')).sort();
+      expect(kinds(ours)).toEqual(kinds(theirs));
+      expect(kinds(ours)).toEqual(['admin.connect', 'admin.disconnect', 'admin.network.request']);
+      for (const events of [ours, theirs]) {
+        expect(events.filter((e) => !e.type.endsWith('request_queue_size')).at(-1)?.type).toBe('admin.disconnect');
+      }
+      const keys = (events: InstrumentationEvent[], type: string) =>
+        Object.keys(payloads(events, type)[0] ?? {}).sort();
+      expect(keys(ours, 'admin.network.request')).toEqual(keys(theirs, 'admin.network.request'));
+      expect(payloads(ours, 'admin.network.request').map((p) => p.apiName)).toContain('Metadata');
+      // kafkajs 2.2.4's RequestQueueSizeEvent: { broker, clientId, queueSize }; in flight per broker here.
+      const sizes = payloads(ours, 'admin.network.request_queue_size');
+      expect(sizes.length).toBeGreaterThan(0);
+      expect(Object.keys(sizes[0]).sort()).toEqual(['broker', 'clientId', 'queueSize']);
+      expect(Math.max(...sizes.map((s) => s.queueSize as number))).toBeGreaterThanOrEqual(1);
+      const last = new Map(sizes.map((s) => [s.broker, s.queueSize]));
+      for (const size of last.values()) expect(size).toBe(0);
     },
   );
 

@@ -1,0 +1,212 @@
+/**
+ * Bounded per-partition concurrency: `consumer.processBatches(handler, { concurrency })`. One lane per
+ * partition runs the handler on that partition's batches one after another (order kept within a partition);
+ * at most `concurrency` lanes run at once. A batch counts as processed only when its handler returned (under
+ * `ackMode: 'explicit'`, only what it acknowledged), so commits store nothing a handler has not finished, and a
+ * revoke waits for the handlers of revoked partitions before it commits them (docs/ARCHITECTURE.md, "The offset
+ * contract"). The batches come from the consumer's one delivery cursor, detached from it as they arrive, as
+ * franz-go and Java users build it by hand (a worker per partition fed from one poll loop).
+ */
+import { ConfigError } from '../options/config-error.js';
+import type { ConsumerBatch } from './consumer-record.js';
+import type { DeliveredBatch, Delivery } from './delivery.js';
+import type { PartitionState, Positions } from './positions.js';
+import { BatchIterator } from './records-iterator.js';
+
+/** Processes one partition's batch; the batch counts as processed when the returned promise resolves. */
+export type BatchHandler = (batch: ConsumerBatch) => Promise<void> | void;
+
+/** Options of `consumer.processBatches()`. */
+export interface ProcessBatchesOptions {
+  /** How many partitions' handlers may run at once (default 1). Batches of one partition never overlap. */
+  concurrency?: number;
+  /** Stops at the next batch boundary: resolves once the handlers running then have returned. */
+  signal?: AbortSignal;
+  /**
+   * A handler threw (or rejected). The batch is not processed: its partition goes back to the batch's first
+   * record not processed, while the other partitions go on. Resolving reads the partition again from there
+   * (its lane waits for this promise: put a backoff here); throwing stops processing with that error. Without
+   * `onError` a handler's error stops processing.
+   */
+  onError?: (error: unknown, batch: ConsumerBatch) => Promise<void> | void;
+}
+
+/** Batches fetched ahead and waiting for their lane, at most this many per allowed handler. */
+const WAITING_PER_SLOT = 4;
+
+/** One partition's batches: at most one running, the rest waiting in order. */
+interface Lane {
+  state: PartitionState;
+  waiting: DeliveredBatch[];
+  running: boolean;
+}
+
+export async function processBatches(
+  delivery: Delivery,
+  positions: Positions,
+  handler: BatchHandler,
+  options: ProcessBatchesOptions = {},
+): Promise<void> {
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new ConfigError('concurrency', `must be a positive integer, got ${concurrency}`);
+  }
+  const run = new ConcurrentRun(delivery, positions, handler, options, concurrency);
+  return run.start();
+}
+
+class ConcurrentRun {
+  private readonly lanes = new Map<PartitionState, Lane>();
+  /** Lanes with a batch waiting and none running, in the order they became ready. */
+  private ready: Lane[] = [];
+  private running = 0;
+  private waitingCount = 0;
+  private failure: { error: unknown } | undefined;
+  /** Wakes the reading loop: a handler finished (room for more), or processing failed. */
+  private wake: (() => void) | undefined;
+  /** Stops the cursor's wait for the next batch when processing failed. */
+  private readonly stop = new AbortController();
+
+  constructor(
+    private readonly delivery: Delivery,
+    private readonly positions: Positions,
+    private readonly handler: BatchHandler,
+    private readonly options: ProcessBatchesOptions,
+    private readonly concurrency: number,
+  ) {}
+
+  async start(): Promise<void> {
+    const signals = [this.stop.signal, ...(this.options.signal === undefined ? [] : [this.options.signal])];
+    const batches = new BatchIterator(this.delivery, AbortSignal.any(signals));
+    try {
+      for (;;) {
+        while (this.failure === undefined && this.waitingCount >= this.concurrency * WAITING_PER_SLOT) {
+          await new Promise<void>((resolve) => {
+            this.wake = resolve;
+          });
+        }
+        if (this.failure !== undefined) break;
+        const batch = await batches.nextBatch();
+        if (batch === undefined) break;
+        this.delivery.detach();
+        this.enqueue(batch);
+      }
+    } catch (err) {
+      // The cursor's errors (a failed partition, the group) stop processing; a stop request ends it quietly.
+      if (!this.stop.signal.aborted && !this.options.signal?.aborted) this.fail(err);
+    } finally {
+      await batches.return();
+    }
+    await this.drain();
+    if (this.failure !== undefined) throw this.failure.error;
+  }
+
+  private enqueue(batch: DeliveredBatch): void {
+    let lane = this.lanes.get(batch.state);
+    if (lane === undefined) {
+      lane = { state: batch.state, waiting: [], running: false };
+      this.lanes.set(batch.state, lane);
+    }
+    lane.waiting.push(batch);
+    this.waitingCount++;
+    if (!lane.running && lane.waiting.length === 1) this.ready.push(lane);
+    this.dispatch();
+  }
+
+  /** Starts ready lanes while there is room. */
+  private dispatch(): void {
+    while (this.running < this.concurrency && this.ready.length > 0 && this.failure === undefined) {
+      const lane = this.ready.shift() as Lane;
+      lane.running = true;
+      this.running++;
+      void this.runLane(lane);
+    }
+  }
+
+  /** Runs the lane's waiting batches in order until none is left, then gives up its slot. */
+  private async runLane(lane: Lane): Promise<void> {
+    for (;;) {
+      const batch = lane.waiting.shift();
+      if (batch === undefined || this.failure !== undefined) break;
+      this.waitingCount--;
+      if (!this.usable(batch)) {
+        // Sought away from, revoked or paused since it was fetched: not handed out; a paused partition goes
+        // back to it, so nothing is skipped.
+        this.voidLane(lane, this.delivery.settle(batch, batch.state.paused ? 'unprocessed' : 'void'));
+        continue;
+      }
+      this.delivery.track(batch);
+      try {
+        await this.handler(batch);
+      } catch (error) {
+        this.voidLane(lane, this.delivery.settle(batch, 'unprocessed'));
+        await this.handlerFailed(error, batch);
+        continue;
+      }
+      this.voidLane(lane, this.delivery.settle(batch, 'processed'));
+    }
+    lane.running = false;
+    this.running--;
+    if (lane.waiting.length === 0) this.lanes.delete(lane.state);
+    else if (this.failure === undefined) this.ready.push(lane);
+    this.dispatch();
+    this.notify();
+  }
+
+  /** The partition went back: the batches still waiting in its lane come again from the fetcher. */
+  private voidLane(lane: Lane, rewound: boolean): void {
+    if (!rewound) return;
+    for (const batch of lane.waiting.splice(0)) {
+      this.waitingCount--;
+      this.delivery.settle(batch, 'void');
+    }
+  }
+
+  private async handlerFailed(error: unknown, batch: ConsumerBatch): Promise<void> {
+    const { onError } = this.options;
+    if (onError === undefined) {
+      this.fail(error);
+      return;
+    }
+    try {
+      await onError(error, batch);
+    } catch (stopWith) {
+      this.fail(stopWith);
+    }
+  }
+
+  /** Whether a fetched batch still means something to hand out. */
+  private usable(batch: DeliveredBatch): boolean {
+    const s = batch.state;
+    return batch.current && this.positions.get(s.topic, s.partition) === s && s.phase !== 'revoking' && !s.paused;
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= { error };
+    this.stop.abort(error);
+    this.notify();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  /** Waits for the running handlers, then gives back every batch still waiting (read again later). */
+  private async drain(): Promise<void> {
+    while (this.running > 0) {
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+    for (const lane of this.lanes.values()) {
+      // The first batch the partition still means to read sends it back; the ones behind it are void then.
+      let back = false;
+      for (const batch of lane.waiting.splice(0))
+        back = this.delivery.settle(batch, back ? 'void' : 'unprocessed') || back;
+    }
+    this.lanes.clear();
+    this.waitingCount = 0;
+  }
+}
