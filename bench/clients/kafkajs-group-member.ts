@@ -8,7 +8,7 @@ import { finish, GroupMember, memberArgs, readUntilStopped, timelineOn } from '.
 
 const { Kafka, logLevel } = kafkajs;
 const { bootstrap, topic, group } = memberArgs();
-const member = new GroupMember(`node ${process.version}, classic round-robin (eager)`);
+const member = new GroupMember(`node ${process.version}`);
 const kafka = new Kafka({ clientId: 'bench-kafkajs-group', brokers: [bootstrap], logLevel: logLevel.NOTHING });
 const consumer = kafka.consumer({ groupId: group });
 void member.stopped.then(() => finish(member, () => consumer.disconnect()));

@@ -11,8 +11,7 @@ import type { RequestContext } from '../../src/observability/channels.js';
 import { finish, GroupMember, memberArgs, readUntilStopped, timelineOn } from './group-member.js';
 
 const { bootstrap, topic, group } = memberArgs();
-// The defaults: classic protocol, assignors ['range', 'cooperative-sticky'], so the group agrees on range (eager).
-const member = new GroupMember(`node ${process.version}, classic range (eager)`);
+const member = new GroupMember(`node ${process.version}`);
 const client = new Client({ bootstrap: [bootstrap], clientId: 'tidemark-bench-group' });
 const consumer = new Consumer(client, { groupId: group, autoOffsetReset: 'earliest', autoCommit: false });
 consumer.on('rebalance', (e) => {

@@ -113,7 +113,7 @@ public final class BenchGroupMember {
     System.out.println(
         "{\"final\":true,\"records\":" + records + ",\"bytes\":" + bytes + ",\"joinedAt\":" + joinedAt
             + ",\"lastAt\":" + lastAt + ",\"cpuSeconds\":" + cpuSeconds + ",\"peakRssBytes\":"
-            + peakRssBytes() + ",\"runtime\":\"java " + System.getProperty("java.version") + ", classic range (eager)\"}");
+            + peakRssBytes() + ",\"runtime\":\"java " + System.getProperty("java.version") + "\"}");
     System.out.flush();
     consumer.close(Duration.ofSeconds(5));
     System.exit(0);
