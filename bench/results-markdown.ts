@@ -37,7 +37,7 @@ export function resultsMarkdown(spec: WorkloadSpec, title: string, rows: ClientS
   const group =
     spec.groupMembers === undefined
       ? ''
-      : `A group of ${spec.groupMembers} consumer processes per client (bench/clients/group.ts): records/s is the total records over the time from the first member's join to the last record any member read; CPU s and peak RSS are summed over the ${spec.groupMembers} processes (each from just before it joins to when the group is done).`;
+      : `A group of ${spec.groupMembers} consumer processes per client (bench/clients/group.ts): records/s is the total records over the time from the first member's join (the group first gives it partitions: JoinGroup and SyncGroup done) to the last record any member read; CPU s and peak RSS are summed over the ${spec.groupMembers} processes (each from just before it subscribes to when the group is done). Each client uses its default assignor on the classic protocol: tidemark range (eager; its list is range, cooperative-sticky), kafkajs round-robin (eager), Java range (eager; the same list). \`BENCH_GROUP_TIMELINE=1\` prints each round's join, sync and rebalance timeline.`;
   return [
     `# Fetch throughput: ${spec.name}`,
     '',

@@ -22,12 +22,19 @@ export function memberArgs(): MemberArgs {
 
 const now = () => performance.timeOrigin + performance.now();
 
+/**
+ * `BENCH_GROUP_TIMELINE=1`: each member also writes `{"event","at",...}` lines (joins, syncs, rebalances,
+ * first record) and the parent prints them as one timeline per round (bench/clients/group.ts).
+ */
+export const timelineOn = process.env.BENCH_GROUP_TIMELINE === '1';
+
 export class GroupMember {
   /** Counts like the single-process clients (no expected total: the parent decides when the group is done). */
   private readonly tally = new Tally(Number.POSITIVE_INFINITY);
   private readonly cpu0 = process.cpuUsage();
   private joinedAt = 0;
   private lastAt = 0;
+  private firstRecordSeen = false;
   private reported = 0;
   private readonly ticker: NodeJS.Timeout;
   /** Set when the parent said `stop`: the client is being closed, and what that makes throw is expected. */
@@ -46,10 +53,20 @@ export class GroupMember {
     });
   }
 
+  /**
+   * Call when the group first gives this member its partitions (its first JoinGroup and SyncGroup done): the
+   * round's clock starts at the first member's, the same point for every client (kafkajs GROUP_JOIN, Java
+   * onPartitionsAssigned, tidemark's first `rebalance` event).
+   */
   joined(): void {
     if (this.joinedAt !== 0) return;
     this.joinedAt = now();
     process.stdout.write(`${JSON.stringify({ joinedAt: this.joinedAt })}\n`);
+  }
+
+  /** A timeline entry (only with BENCH_GROUP_TIMELINE=1). */
+  mark(event: string, detail: Record<string, unknown> = {}): void {
+    if (timelineOn) process.stdout.write(`${JSON.stringify({ event, at: now(), ...detail })}\n`);
   }
 
   add(key: Uint8Array | null | undefined, value: Uint8Array | null | undefined): void {
@@ -59,6 +76,10 @@ export class GroupMember {
   /** Call after each batch: stamps the time of the last record read. */
   batchDone(): void {
     this.lastAt = now();
+    if (!this.firstRecordSeen && this.tally.records > 0) {
+      this.firstRecordSeen = true;
+      this.mark('first record');
+    }
   }
 
   private progress(): void {

@@ -9,7 +9,8 @@
  * Member protocol (bench/clients/group-member.ts for Node, java/GroupMember.java), one JSON object a line:
  * `{"joinedAt":ms}` once joined; `{"records":n,"lastAt":ms}` as it reads; after `stop`, `{"final":true,
  * "records","bytes","checksum","joinedAt","lastAt","cpuSeconds","peakRssBytes","runtime"}`. Times are epoch
- * milliseconds (fractional), comparable across the processes of one machine.
+ * milliseconds (fractional), comparable across the processes of one machine. With BENCH_GROUP_TIMELINE=1 a
+ * member also sends `{"event","at",...}` lines and the round's timeline is printed on stderr.
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -58,6 +59,8 @@ export async function runGroupMembers(
   const group = `bench-group-${process.pid}-${Date.now()}`;
   const progress = new Array<number>(members).fill(0);
   const finals: MemberFinal[] = [];
+  const timeline: Array<{ member: number; event: string; at: number; detail: string }> = [];
+  const spawnedAt = performance.timeOrigin + performance.now();
   const children = Array.from({ length: members }, () => {
     const { cmd, args } = command(group);
     return spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -90,8 +93,15 @@ export async function runGroupMembers(
               } catch {
                 return; // a stray log line
               }
-              if (m.final === true) finals.push(m as unknown as MemberFinal);
-              else if (typeof m.records === 'number') {
+              if (typeof m.event === 'string' && typeof m.at === 'number') {
+                const { event, at, ...detail } = m;
+                timeline.push({ member: i + 1, event, at, detail: JSON.stringify(detail) });
+              } else if (m.final === true) {
+                finals.push(m as unknown as MemberFinal);
+                const lastAt = Number(m.lastAt);
+                if (timeline.length > 0 && lastAt > 0)
+                  timeline.push({ member: i + 1, event: 'last record', at: lastAt, detail: '{}' });
+              } else if (typeof m.records === 'number') {
                 progress[i] = m.records;
                 if (progress.reduce((a, b) => a + b, 0) >= total) stopAll();
               }
@@ -108,6 +118,21 @@ export async function runGroupMembers(
     clearTimeout(timer);
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   }
+  if (timeline.length > 0) printTimeline(spawnedAt, timeline);
   if (finals.length !== members) throw new Error(`${members - finals.length} group member(s) gave no final report`);
   return groupResult(finals, options.withChecksum ?? true);
+}
+
+/** The round's timeline on stderr, in ms since the members were spawned (BENCH_GROUP_TIMELINE=1). */
+function printTimeline(
+  spawnedAt: number,
+  timeline: Array<{ member: number; event: string; at: number; detail: string }>,
+): void {
+  const rows = [...timeline];
+  rows.sort((a, b) => a.at - b.at);
+  const lines = rows.map(
+    (r) =>
+      `  +${(r.at - spawnedAt).toFixed(0).padStart(6)} ms  member ${r.member}  ${r.event} ${r.detail === '{}' ? '' : r.detail}`,
+  );
+  process.stderr.write(`group round timeline:\n${lines.join('\n')}\n`);
 }

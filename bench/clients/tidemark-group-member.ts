@@ -1,16 +1,43 @@
 /**
  * Group member of the group workloads (bench/clients/group.ts) for tidemark: subscribes in the group the
  * parent names (the client's default group protocol and assignor, CRC checks on, no autocommit), counts
- * what it is given, and stops when the parent says the group has read everything.
+ * what it is given, and stops when the parent says the group has read everything. Joined at its first
+ * `rebalance` event (partitions assigned), like the other clients.
  */
+import { tracingChannel } from 'node:diagnostics_channel';
 import { Client } from '../../src/client.js';
 import { Consumer } from '../../src/consumer/consumer.js';
-import { finish, GroupMember, memberArgs, readUntilStopped } from './group-member.js';
+import type { RequestContext } from '../../src/observability/channels.js';
+import { finish, GroupMember, memberArgs, readUntilStopped, timelineOn } from './group-member.js';
 
 const { bootstrap, topic, group } = memberArgs();
 const member = new GroupMember(`node ${process.version}`);
 const client = new Client({ bootstrap: [bootstrap], clientId: 'tidemark-bench-group' });
 const consumer = new Consumer(client, { groupId: group, autoOffsetReset: 'earliest', autoCommit: false });
+consumer.on('rebalance', (e) => {
+  if (e.kind === 'assigned' || e.kind === 'unchanged') member.joined();
+  member.mark(`rebalance ${e.kind}`, { generation: e.generation, partitions: e.partitions.length });
+});
+if (timelineOn) {
+  // Every request but the steady ones; of Fetch only the first, to see how long reading takes to start.
+  const STEADY_APIS = new Set(['Fetch', 'Heartbeat', 'ConsumerGroupHeartbeat']);
+  let fetches = 0;
+  const shown = (api: string) => !STEADY_APIS.has(api) || (api === 'Fetch' && fetches < 2);
+  tracingChannel<unknown, RequestContext>('tidemark:request').subscribe({
+    start: (c) => {
+      if (shown(c.apiName)) member.mark(`${c.apiName} sent`);
+    },
+    end: () => {},
+    asyncStart: () => {},
+    asyncEnd: (c) => {
+      if (shown(c.apiName)) member.mark(`${c.apiName} done`, { ms: Math.round(c.durationMs) });
+      if (c.apiName === 'Fetch') fetches++;
+    },
+    error: (c) => {
+      if (shown(c.apiName)) member.mark(`${c.apiName} failed`);
+    },
+  });
+}
 void member.stopped.then(() =>
   finish(member, async () => {
     await consumer.close();
@@ -18,8 +45,8 @@ void member.stopped.then(() =>
   }),
 );
 await readUntilStopped(member, async () => {
+  member.mark('subscribe');
   await consumer.subscribe({ topics: [topic] });
-  member.joined();
   for await (const batch of consumer) {
     for (const r of batch.records) member.add(r.key, r.value);
     member.batchDone();
