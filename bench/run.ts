@@ -20,7 +20,9 @@
  * tidemark-node24, kafkajs, platformatic, confluent (the librdkafka
  * binding's native consume(n) path), confluent-kafkajs (its KafkaJS API),
  * kcat, java; all by default, and each one that cannot run here gets a row
- * saying why.
+ * saying why. Every Node child (each client's program, the group members,
+ * the decode micro-benchmark) runs compiled, bundled once per run by
+ * bench/child-build.ts, not through tsx.
  * Results: bench/results/fetch.md + fetch.svg for the headline,
  * fetch-<workload>.md + .svg for the others.
  *
