@@ -12,9 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { runGroupMembers } from './clients/group.js';
 import type { BenchClient } from './clients/peers.js';
-import { runNodeChild } from './clients/process.js';
+import { runNodeChild, runNodeGroup } from './clients/process.js';
 
 const exec = promisify(execFile);
 
@@ -85,11 +84,7 @@ export async function prepareBaseline(ref: string, log: (line: string) => void):
         ? `commit ${short} has no bench/clients/tidemark-group-member.ts`
         : undefined,
     run: (ctx, w) => runNodeChild(ctx.node, fetchScript, ctx.bootstrap, w.topic, w.records),
-    runGroup: (ctx, w, members) =>
-      runGroupMembers(members, w.records, (group) => ({
-        cmd: ctx.node.path,
-        args: ['--import', 'tsx', memberScript, ctx.bootstrap, w.topic, group],
-      })),
+    runGroup: (ctx, w, members) => runNodeGroup(ctx.node, memberScript, ctx.bootstrap, w.topic, w.records, members),
   };
   const decodeResults = async () => {
     const written = await readFile(join(tree, 'bench/results/decode.md'), 'utf8').catch(() => undefined);

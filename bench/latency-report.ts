@@ -3,6 +3,7 @@
  * and maximum (with the spread of p99), the rate it achieved, CPU and peak RSS; bench/results/latency.md,
  * latency.svg and the `--json` line.
  */
+import { HOW_NODE_CHILDREN_RUN } from './child-build.js';
 import { type LatencyPercentiles, percentiles } from './latency-stats.js';
 import { machineLine, type RunFacts } from './produce-report.js';
 import { median } from './report.js';
@@ -221,6 +222,8 @@ export function latencyMarkdown(rows: readonly LatencySummary[], f: LatencyRunFa
     '',
     ...(targets === '' ? [] : ['Target of the issue (this run):', '', targets, '']),
     'CPU s per 1M records is user + system time of the client’s process (producing and consuming) over the records sent; the Node clients from the first send, Java over the whole JVM (start-up and JIT included). Where a client cannot run, its row says why instead of being dropped.',
+    '',
+    HOW_NODE_CHILDREN_RUN,
     '',
     '![chart](latency.svg)',
     '',

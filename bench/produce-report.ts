@@ -4,6 +4,7 @@
  * and the `--json` line of each case.
  */
 import { cpus } from 'node:os';
+import { HOW_NODE_CHILDREN_RUN } from './child-build.js';
 import { type ClientSummary, markdownTable, svgChart } from './report.js';
 
 export interface ProduceCaseResult {
@@ -132,6 +133,8 @@ export function produceMarkdown(cases: readonly ProduceCaseResult[], f: ProduceR
   }
   out.push(
     'MB/s counts value bytes. CPU s per 1M records is user + system time of the client’s process (the Node clients over the timed window; kcat and Java over the whole process). Where a client cannot run a case, its row says why instead of being dropped.',
+    '',
+    HOW_NODE_CHILDREN_RUN,
     '',
     '![chart](produce.svg)',
     '',

@@ -121,6 +121,8 @@ async function main(): Promise<void> {
   for (let run = 1; run <= Number(values.runs); run++) {
     const dir = values.keep ?? (await mkdtemp(join(tmpdir(), 'tidemark-profile-')));
     const before = new Set(await readdir(dir).catch(() => []));
+    // Through tsx, not compiled like the bench's children (bench/child-build.ts): samples are charged to tidemark's
+    // files by their URL, which a bundle would make one file. keepNames wrappers show up as `__name` frames.
     const r = await runProcess(
       process.execPath,
       ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', child, bootstrap, topic, records],

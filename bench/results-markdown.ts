@@ -3,6 +3,7 @@
  * load, the table, the issue's targets where the workload has them, and how each client is run and timed.
  */
 import { cpus } from 'node:os';
+import { HOW_NODE_CHILDREN_RUN } from './child-build.js';
 import { type ClientSummary, markdownTable } from './report.js';
 import { targetsTable } from './targets.js';
 import { resultStem, type WorkloadSpec } from './workloads.js';
@@ -59,6 +60,8 @@ export function resultsMarkdown(spec: WorkloadSpec, title: string, rows: ClientS
     '- **@confluentinc/kafka-javascript** (librdkafka binding, built from source on first use, librdkafka linked against the system libraries): its fastest path, the native `KafkaConsumer` with `consume(1000)` batches, fresh group, fetch sizes as the others (50 MiB per fetch, 1 MiB per partition), prefetch queue bounded at 32 MiB like tidemark’s buffer, `fetch.queue.backoff.ms` 10; clock and CPU from the rebalance callback that assigns the partitions. **(KafkaJS API)**: the same binding through its KafkaJS-compatible `eachBatch`, default batch size (32).',
     '- **kcat** (Debian): `-C -o beginning -e`, no group, one line with key and value sizes per record; clock from the first record printed to its exit; CPU and peak RSS from GNU time over the whole process.',
     '- **Kafka Java consumer**: kafka-tools ConsumerPerformance, `fetch.nMsg.sec` basis (group join excluded); CPU and peak RSS from GNU time over the whole JVM, start-up and JIT included. In a group workload: bench/clients/java/GroupMember.java, one JVM per member with KafkaConsumer’s defaults.',
+    '',
+    HOW_NODE_CHILDREN_RUN,
     '',
     'CPU s per 1M records is user + system time of the client’s process. Where a client cannot run here, its row says why instead of being dropped.',
     '',

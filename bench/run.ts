@@ -20,7 +20,9 @@
  * tidemark-node24, kafkajs, platformatic, confluent (the librdkafka
  * binding's native consume(n) path), confluent-kafkajs (its KafkaJS API),
  * kcat, java; all by default, and each one that cannot run here gets a row
- * saying why.
+ * saying why. Every Node child (each client's program, the group members,
+ * the decode micro-benchmark) runs compiled, bundled once per run by
+ * bench/child-build.ts, not through tsx.
  * Results: bench/results/fetch.md + fetch.svg for the headline,
  * fetch-<workload>.md + .svg for the others.
  *
@@ -60,6 +62,7 @@ import { fileURLToPath } from 'node:url';
 import { type BenchArgs, BenchUsageError, parseBenchArgs, USAGE } from './args.js';
 import { type Baseline, prepareBaseline } from './baseline.js';
 import { benchBroker } from './broker.js';
+import { childCommand } from './child-build.js';
 import { type Availability, type BenchClient, type BenchContext, CLIENTS } from './clients/peers.js';
 import { currentNode, node24, runProcess } from './clients/process.js';
 import type { ClientResult } from './clients/result.js';
@@ -113,7 +116,8 @@ const runDecode = async (script: string, label: string) => {
   // The decode micro-benchmark (bench/decode.ts, the records issue's), run
   // first; its stdout goes to stderr so `--json` stays the last stdout lines.
   log(`decode micro-benchmark (${label})…`);
-  const r = await runProcess(process.execPath, ['--import', 'tsx', script], {
+  const child = await childCommand(process.execPath, script, []);
+  const r = await runProcess(child.cmd, child.args, {
     timeoutMs: 30 * 60_000,
     onStdout: (d) => process.stderr.write(d),
     onStderr: (d) => process.stderr.write(d),

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { zstdCompressionAvailable } from '../codecs/compression/index.js';
 import { Client } from '../src/client.js';
+import { childCommand } from './child-build.js';
 import { type NodeRuntime, runProcess } from './clients/process.js';
 import { loadRecords, type Workload } from './load.js';
 import type { WorkloadSpec } from './workloads.js';
@@ -43,21 +44,18 @@ export async function prepareTopic(
         );
       log(`  (zstd: loading on Node ${options.node24.version}, this Node's zlib has no zstd)`);
       let partial = '';
-      const { code, stderr } = await runProcess(
-        options.node24.path,
-        ['--import', 'tsx', LOAD_CHILD, bootstrap, JSON.stringify(workload)],
-        {
-          timeoutMs: 30 * 60_000,
-          onStderr: (chunk) => {
-            const lines = (partial + chunk.toString()).split('\n');
-            partial = lines.pop() ?? '';
-            for (const line of lines) {
-              const m = /^loaded (\d+)$/.exec(line);
-              if (m !== null) progress(Number(m[1]));
-            }
-          },
+      const child = await childCommand(options.node24.path, LOAD_CHILD, [bootstrap, JSON.stringify(workload)]);
+      const { code, stderr } = await runProcess(child.cmd, child.args, {
+        timeoutMs: 30 * 60_000,
+        onStderr: (chunk) => {
+          const lines = (partial + chunk.toString()).split('\n');
+          partial = lines.pop() ?? '';
+          for (const line of lines) {
+            const m = /^loaded (\d+)$/.exec(line);
+            if (m !== null) progress(Number(m[1]));
+          }
         },
-      );
+      });
       if (code !== 0) throw new Error(`loading on Node 24 failed: ${stderr.slice(-800)}`);
     } else {
       let shown = 0;

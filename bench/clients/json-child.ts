@@ -1,8 +1,9 @@
 /**
- * Runs one benchmark child (a TypeScript program, through tsx, on a given Node) with its own arguments and
+ * Runs one benchmark child (a TypeScript program, compiled first by bench/child-build.ts, on a given Node) with its own arguments and
  * returns the JSON object it prints as its last stdout line. The produce and latency benchmarks' children
  * take more than the fetch children's three arguments (compression, rate, seconds), so they go through this.
  */
+import { childCommand } from '../child-build.js';
 import { type NodeRuntime, runProcess } from './process.js';
 
 export async function runJsonChild(
@@ -11,9 +12,8 @@ export async function runJsonChild(
   args: readonly string[],
   timeoutMs: number,
 ): Promise<Record<string, unknown>> {
-  const { stdout, stderr, code, signal } = await runProcess(runtime.path, ['--import', 'tsx', script, ...args], {
-    timeoutMs,
-  });
+  const child = await childCommand(runtime.path, script, args);
+  const { stdout, stderr, code, signal } = await runProcess(child.cmd, child.args, { timeoutMs });
   if (code !== 0) throw new Error(`exited ${code ?? signal}: ${stderr.slice(-800)}`);
   const last = stdout.trim().split('\n').pop() ?? '';
   try {

@@ -8,11 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { kafkaClasspath } from '../../test/harness/classpath.js';
 import { javaBinary } from '../../test/harness/java.js';
 import type { Workload } from '../load.js';
-import { runGroupMembers } from './group.js';
 import { runJavaConsumerPerformance } from './java-consumer-perf.js';
 import { runJavaGroup } from './java-group.js';
 import { kcatVersion, runKcat } from './kcat.js';
-import { type NodeRuntime, runNodeChild } from './process.js';
+import { type NodeRuntime, runNodeChild, runNodeGroup } from './process.js';
 import { ensureConfluentBinding } from './rdkafka-build.js';
 import type { ClientResult } from './result.js';
 import { runTidemark } from './tidemark.js';
@@ -54,10 +53,7 @@ const script = (name: string) => fileURLToPath(new URL(`./${name}`, import.meta.
 
 /** A group of Node member processes running one of the group member scripts (bench/clients/group.ts). */
 const nodeGroup = (runtime: NodeRuntime, member: string, bootstrap: string, w: Workload, members: number) =>
-  runGroupMembers(members, w.records, (group) => ({
-    cmd: runtime.path,
-    args: ['--import', 'tsx', script(member), bootstrap, w.topic, group],
-  }));
+  runNodeGroup(runtime, script(member), bootstrap, w.topic, w.records, members);
 
 function onNode24(ctx: BenchContext): NodeRuntime {
   if ('unavailable' in ctx.node24) throw new Error(ctx.node24.unavailable);

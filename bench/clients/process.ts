@@ -2,6 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
+import { childCommand, compiledChild } from '../child-build.js';
+import { runGroupMembers } from './group.js';
 import type { ClientResult } from './result.js';
 
 export interface Finished {
@@ -103,9 +105,10 @@ export function node24(): NodeRuntime | { unavailable: string } {
 }
 
 /**
- * Runs one benchmark child script (TypeScript, through tsx) on the given
- * Node, with the usual arguments (bootstrap, topic, records), and parses the
- * JSON line it prints last (see bench/clients/child.ts).
+ * Runs one benchmark child script (TypeScript, compiled to JavaScript first:
+ * bench/child-build.ts) on the given Node, with the usual arguments
+ * (bootstrap, topic, records), and parses the JSON line it prints last (see
+ * bench/clients/child.ts).
  */
 export async function runNodeChild(
   runtime: NodeRuntime,
@@ -115,11 +118,8 @@ export async function runNodeChild(
   records: number,
   timeoutMs = 15 * 60_000,
 ): Promise<ClientResult> {
-  const { stdout, stderr, code, signal } = await runProcess(
-    runtime.path,
-    ['--import', 'tsx', script, bootstrap, topic, String(records)],
-    { timeoutMs },
-  );
+  const { cmd, args } = await childCommand(runtime.path, script, [bootstrap, topic, String(records)]);
+  const { stdout, stderr, code, signal } = await runProcess(cmd, args, { timeoutMs });
   if (code !== 0) throw new Error(`exited ${code ?? signal}: ${stderr.slice(-800)}`);
   const last = stdout.trim().split('\n').pop() ?? '';
   let m: Record<string, unknown>;
@@ -148,4 +148,20 @@ export function parseGnuTime(stderr: string): { cpuSeconds: number; peakRssBytes
   return time === null
     ? { cpuSeconds: Number.NaN, peakRssBytes: Number.NaN }
     : { cpuSeconds: Number(time[1]) + Number(time[2]), peakRssBytes: Number(time[3]) * 1024 };
+}
+
+/**
+ * One round of a group workload with a Node client: `members` processes of the member script (compiled like
+ * every child, bench/child-build.ts), each given bootstrap, topic and the fresh group (bench/clients/group.ts).
+ */
+export async function runNodeGroup(
+  runtime: NodeRuntime,
+  memberScript: string,
+  bootstrap: string,
+  topic: string,
+  records: number,
+  members: number,
+): Promise<ClientResult> {
+  const bundle = await compiledChild(memberScript);
+  return runGroupMembers(members, records, (group) => ({ cmd: runtime.path, args: [bundle, bootstrap, topic, group] }));
 }
