@@ -137,7 +137,7 @@ class ConcurrentRun {
     }
   }
 
-  /** Runs the lane's waiting batches in order until none is left, then gives up its slot. */
+  /** Runs the lane's waiting batches in order until none is left or another lane waits, then gives up its slot. */
   private async runLane(lane: Lane): Promise<void> {
     while (!this.stopping) {
       const batch = lane.waiting.shift();
@@ -158,6 +158,8 @@ class ConcurrentRun {
         continue;
       }
       this.voidLane(lane, this.delivery.settle(batch, 'processed'));
+      // Other lanes wait for a slot: take turns a batch at a time, so a busy partition does not keep the slot.
+      if (this.ready.length > 0) break;
     }
     lane.running = false;
     this.running--;

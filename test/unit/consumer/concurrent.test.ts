@@ -245,6 +245,25 @@ describe('processBatches: bounded per-partition concurrency', () => {
     expect(p0?.backlogged).toBe(false);
   });
 
+  it('lanes take turns for the slots: a partition with batches always waiting does not keep its slot', async () => {
+    const { parts, listener } = setUp();
+    await listener.onAssigned!(all);
+    const order: number[] = [];
+    const stop = new AbortController();
+    await processBatches(
+      parts.delivery,
+      parts.positions,
+      async (batch) => {
+        order.push(batch.partition);
+        await sleep(5);
+        if (order.length === 12) stop.abort();
+      },
+      { concurrency: 1, signal: AbortSignal.any([stop.signal, AbortSignal.timeout(5_000)]) },
+    );
+    // One slot, four partitions with batches waiting: all four ran within the first eight batches.
+    expect(new Set(order.slice(0, 8)).size).toBe(PARTITIONS);
+  });
+
   it('refuses a concurrency that is not a positive integer', async () => {
     const { parts } = setUp();
     await expect(processBatches(parts.delivery, parts.positions, () => {}, { concurrency: 0 })).rejects.toThrow(
