@@ -2,18 +2,22 @@
  * How `processBatches` stops, on the fake cluster with a manual `assign()` (no group): a `close()` during a run
  * starts no new batch, waits for the running handlers and commits exactly what they finished (a handler that
  * never returns is given up after `revokeTimeoutMs`, reported by a `warning`, and its batch not committed);
- * the auto-commits during the run store only finished batches; aborting the signal stops every lane at its next
- * batch boundary, the batches not started going back to be read again. Logic only: the real-broker tests are
- * test/integration/consumer/concurrent-stop.test.ts.
+ * the auto-commits during the run store only finished batches, in memory or a FileOffsetStore; aborting the
+ * signal stops every lane at its next batch boundary, the batches not started going back to be read again.
+ * Logic only: the real-broker tests are test/integration/consumer/concurrent-stop.test.ts.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sleep } from '../../../src/cluster/backoff.js';
 import { Consumer } from '../../../src/consumer/consumer.js';
 import type { ConsumerBatch } from '../../../src/consumer/consumer-record.js';
 import type { ConsumerWarningEvent } from '../../../src/consumer/events.js';
 import type { Coordinators } from '../../../src/coordinator/coordinators.js';
+import { FileOffsetStore } from '../../../src/offsets/file/file-offset-store.js';
 import { MemoryOffsetStore } from '../../../src/offsets/memory-offset-store.js';
-import type { OffsetCommit } from '../../../src/offsets/offset-store.js';
+import type { OffsetCommit, OffsetStore } from '../../../src/offsets/offset-store.js';
 import { FakeKafka } from '../../fake-kafka/cluster.js';
 import { consumerView } from '../../fake-kafka/views.js';
 
@@ -53,7 +57,7 @@ afterEach(async () => {
   open = [];
 });
 
-function setUp(revokeTimeoutMs = 5_000) {
+function setUp(revokeTimeoutMs = 5_000, fileStore?: FileOffsetStore) {
   const kafka = new FakeKafka([1]);
   kafka.createTopic('t', PARTITIONS);
   for (let p = 0; p < PARTITIONS; p++) kafka.append('t', p, RECORDS, 5);
@@ -63,7 +67,7 @@ function setUp(revokeTimeoutMs = 5_000) {
     { cluster: consumerView(kafka), coordinators: {} as Coordinators },
     {
       groupId: 'g',
-      offsetStore: store,
+      offsetStore: fileStore ?? store,
       autoOffsetReset: 'earliest',
       autoCommitIntervalMs: 20,
       fetchMaxWaitMs: 10,
@@ -78,18 +82,18 @@ function setUp(revokeTimeoutMs = 5_000) {
   return { consumer, store, finished, warnings };
 }
 
-async function storedOffsets(store: MemoryOffsetStore): Promise<bigint[]> {
+async function storedOffsets(store: OffsetStore): Promise<bigint[]> {
   const loaded = await store.load('g', all);
   return all.map((p) => loaded.get('t')?.get(p.partition)?.offset ?? 0n);
 }
 
 describe('processBatches: stopping without a re-read', () => {
-  it('close() waits for the running handlers, starts no new batch, and commits exactly what they finished', async () => {
-    const { consumer, store, finished } = setUp();
+  /** Runs slow handlers on three partitions at once and closes the consumer while they run. */
+  async function closeMidRun(consumer: Consumer, finished: Finished): Promise<number> {
     let closing = false;
     let startedWhileClosing = 0;
     let closed: Promise<void> | undefined;
-    const run = consumer.processBatches(
+    await consumer.processBatches(
       async (batch) => {
         if (closing) startedWhileClosing++;
         await sleep(40);
@@ -102,14 +106,34 @@ describe('processBatches: stopping without a re-read', () => {
       },
       { concurrency: 3 },
     );
-    await run;
     await closed;
-    expect(startedWhileClosing).toBe(0);
+    return startedWhileClosing;
+  }
+
+  it('close() waits for the running handlers, starts no new batch, and commits exactly what they finished', async () => {
+    const { consumer, store, finished } = setUp();
+    expect(await closeMidRun(consumer, finished)).toBe(0);
     // The handlers running at the close finished after it began, and their batches were committed.
     expect(await storedOffsets(store)).toEqual(all.map((p) => finished.end(p.partition)));
     expect(finished.count()).toBeLessThan(PARTITIONS * RECORDS);
     // No commit, during the run (every 20 ms) or at the close, stored a batch whose handler had not returned.
     expect(store.ahead).toEqual([]);
+  });
+
+  it('the same into a FileOffsetStore: reopened, it holds exactly where the finished batches end', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tidemark-lanes-'));
+    try {
+      const fileStore = new FileOffsetStore({ dir, fsync: false });
+      const { consumer, finished } = setUp(5_000, fileStore);
+      expect(await closeMidRun(consumer, finished)).toBe(0);
+      await fileStore.close();
+      const reopened = new FileOffsetStore({ dir, fsync: false });
+      expect(await storedOffsets(reopened)).toEqual(all.map((p) => finished.end(p.partition)));
+      expect(finished.count()).toBeGreaterThan(0);
+      await reopened.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a handler that never returns: close goes on after revokeTimeoutMs, says so, and does not commit its batch', async () => {
