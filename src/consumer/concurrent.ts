@@ -24,7 +24,10 @@ export type BatchHandler = (batch: ConsumerBatch) => Promise<void> | void;
 export interface ProcessBatchesOptions {
   /** How many partitions' handlers may run at once (default 1). Batches of one partition never overlap. */
   concurrency?: number;
-  /** Stops at the next batch boundary: resolves once the handlers running then have returned. */
+  /**
+   * Stops every partition at its next batch boundary (as a close does): no batch starts after the abort, the
+   * call resolves once the handlers running then have returned, and batches not started are read again.
+   */
   signal?: AbortSignal;
   /**
    * A handler threw (or rejected). The batch is not processed: its partition goes back to the batch's first
