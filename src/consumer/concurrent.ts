@@ -5,7 +5,11 @@
  * `ackMode: 'explicit'`, only what it acknowledged), so commits store nothing a handler has not finished, and a
  * revoke waits for the handlers of revoked partitions before it commits them (docs/ARCHITECTURE.md, "The offset
  * contract"). The batches come from the consumer's one delivery cursor, detached from it as they arrive, as
- * franz-go and Java users build it by hand (a worker per partition fed from one poll loop).
+ * franz-go and Java users build it by hand (a worker per partition fed from one poll loop). A lane with a few
+ * batches waiting stops its partition's fetching until it works them off, so a slow partition holds its own
+ * bytes of the one fetch budget, never the other lanes' progress. Stopping (the signal, a close, a handler's
+ * error) ends each lane at its next batch boundary: the batches not started go back to be read again, and a
+ * close waits for the running handlers before it commits (consumer.ts, `close()`).
  */
 import { ConfigError } from '../options/config-error.js';
 import type { ConsumerBatch } from './consumer-record.js';
@@ -20,7 +24,10 @@ export type BatchHandler = (batch: ConsumerBatch) => Promise<void> | void;
 export interface ProcessBatchesOptions {
   /** How many partitions' handlers may run at once (default 1). Batches of one partition never overlap. */
   concurrency?: number;
-  /** Stops at the next batch boundary: resolves once the handlers running then have returned. */
+  /**
+   * Stops every partition at its next batch boundary (as a close does): no batch starts after the abort, the
+   * call resolves once the handlers running then have returned, and batches not started are read again.
+   */
   signal?: AbortSignal;
   /**
    * A handler threw (or rejected). The batch is not processed: its partition goes back to the batch's first
@@ -31,8 +38,11 @@ export interface ProcessBatchesOptions {
   onError?: (error: unknown, batch: ConsumerBatch) => Promise<void> | void;
 }
 
-/** Batches fetched ahead and waiting for their lane, at most this many per allowed handler. */
-const WAITING_PER_SLOT = 4;
+/**
+ * Batches fetched ahead and waiting in one lane before its partition is fetched no further. Per lane, so a slow
+ * partition holds back its own fetching (and at most these bytes of the one budget), never the others' progress.
+ */
+const WAITING_PER_LANE = 4;
 
 /** One partition's batches: at most one running, the rest waiting in order. */
 interface Lane {
@@ -60,9 +70,8 @@ class ConcurrentRun {
   /** Lanes with a batch waiting and none running, in the order they became ready. */
   private ready: Lane[] = [];
   private running = 0;
-  private waitingCount = 0;
   private failure: { error: unknown } | undefined;
-  /** Wakes the reading loop: a handler finished (room for more), or processing failed. */
+  /** Wakes the drain: a lane gave up its slot. */
   private wake: (() => void) | undefined;
   /** Stops the cursor's wait for the next batch when processing failed. */
   private readonly stop = new AbortController();
@@ -79,17 +88,11 @@ class ConcurrentRun {
     const signals = [this.stop.signal, ...(this.options.signal === undefined ? [] : [this.options.signal])];
     const batches = new BatchIterator(this.delivery, AbortSignal.any(signals));
     try {
-      for (;;) {
-        while (this.failure === undefined && this.waitingCount >= this.concurrency * WAITING_PER_SLOT) {
-          await new Promise<void>((resolve) => {
-            this.wake = resolve;
-          });
-        }
-        if (this.failure !== undefined) break;
+      while (!this.stopping) {
         const batch = await batches.nextBatch();
         if (batch === undefined) break;
-        this.delivery.detach();
-        this.enqueue(batch);
+        // Taken out of the cursor, unless a close gave it up in between (it settled it already).
+        if (this.delivery.detach() === batch) this.enqueue(batch);
       }
     } catch (err) {
       // The cursor's errors (a failed partition, the group) stop processing; a stop request ends it quietly.
@@ -108,14 +111,28 @@ class ConcurrentRun {
       this.lanes.set(batch.state, lane);
     }
     lane.waiting.push(batch);
-    this.waitingCount++;
+    this.holdFetching(lane);
     if (!lane.running && lane.waiting.length === 1) this.ready.push(lane);
     this.dispatch();
   }
 
+  /**
+   * Whether no batch may start any more: processing failed, the signal aborted, or the consumer is closing (its
+   * close waits for the running handlers, then commits what they finished). Each lane stops at its next batch
+   * boundary; the batches it has not started are read again.
+   */
+  private get stopping(): boolean {
+    return this.failure !== undefined || this.options.signal?.aborted === true || this.delivery.closed;
+  }
+
+  /** A lane with enough batches waiting stops its partition's fetching until it works them off. */
+  private holdFetching(lane: Lane): void {
+    this.delivery.holdFetching(lane.state, lane.waiting.length >= WAITING_PER_LANE);
+  }
+
   /** Starts ready lanes while there is room. */
   private dispatch(): void {
-    while (this.running < this.concurrency && this.ready.length > 0 && this.failure === undefined) {
+    while (this.running < this.concurrency && this.ready.length > 0 && !this.stopping) {
       const lane = this.ready.shift() as Lane;
       lane.running = true;
       this.running++;
@@ -123,12 +140,12 @@ class ConcurrentRun {
     }
   }
 
-  /** Runs the lane's waiting batches in order until none is left, then gives up its slot. */
+  /** Runs the lane's waiting batches in order until none is left or another lane waits, then gives up its slot. */
   private async runLane(lane: Lane): Promise<void> {
-    for (;;) {
+    while (!this.stopping) {
       const batch = lane.waiting.shift();
-      if (batch === undefined || this.failure !== undefined) break;
-      this.waitingCount--;
+      if (batch === undefined) break;
+      this.holdFetching(lane);
       if (!this.usable(batch)) {
         // Sought away from, revoked or paused since it was fetched: not handed out; a paused partition goes
         // back to it, so nothing is skipped.
@@ -144,11 +161,13 @@ class ConcurrentRun {
         continue;
       }
       this.voidLane(lane, this.delivery.settle(batch, 'processed'));
+      // Other lanes wait for a slot: take turns a batch at a time, so a busy partition does not keep the slot.
+      if (this.ready.length > 0) break;
     }
     lane.running = false;
     this.running--;
     if (lane.waiting.length === 0) this.lanes.delete(lane.state);
-    else if (this.failure === undefined) this.ready.push(lane);
+    else if (!this.stopping) this.ready.push(lane);
     this.dispatch();
     this.notify();
   }
@@ -156,10 +175,8 @@ class ConcurrentRun {
   /** The partition went back: the batches still waiting in its lane come again from the fetcher. */
   private voidLane(lane: Lane, rewound: boolean): void {
     if (!rewound) return;
-    for (const batch of lane.waiting.splice(0)) {
-      this.waitingCount--;
-      this.delivery.settle(batch, 'void');
-    }
+    for (const batch of lane.waiting.splice(0)) this.delivery.settle(batch, 'void');
+    this.holdFetching(lane);
   }
 
   private async handlerFailed(error: unknown, batch: ConsumerBatch): Promise<void> {
@@ -205,8 +222,8 @@ class ConcurrentRun {
       let back = false;
       for (const batch of lane.waiting.splice(0))
         back = this.delivery.settle(batch, back ? 'void' : 'unprocessed') || back;
+      this.holdFetching(lane);
     }
     this.lanes.clear();
-    this.waitingCount = 0;
   }
 }

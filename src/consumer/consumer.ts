@@ -195,9 +195,11 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
   /**
    * Runs `handler` on every batch, up to `concurrency` partitions at once, each partition's batches in order
    * (src/consumer/concurrent.ts). A batch counts as processed when its handler returned; a revoke waits for the
-   * revoked partitions' running handlers before it commits them. Resolves once `signal` aborted (or the
-   * consumer closed) and the running handlers returned; rejects with a handler's error unless `onError` takes it.
-   * Takes the consumer's records like `batches()`: one loop at a time.
+   * revoked partitions' running handlers before it commits them, and `close()` waits for every running handler
+   * before it commits (up to `revokeTimeoutMs`). Aborting `signal` or closing stops each partition at its next
+   * batch boundary: batches not started are neither processed nor committed, and are read again. Resolves then,
+   * once the running handlers returned; rejects with a handler's error unless `onError` takes it. A slow
+   * partition holds back only its own fetching. Takes the consumer's records like `batches()`: one loop at a time.
    */
   processBatches(handler: BatchHandler, options: ProcessBatchesOptions = {}): Promise<void> {
     return processBatches(this.parts.delivery, this.parts.positions, handler, options);
@@ -295,9 +297,12 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
 
   /**
    * Stops reading: commits what was processed (auto-commit), leaves the group, closes the fetch sessions. A
-   * batch the application still holds is not processed and is not committed. An offset store the application gave
-   * stays open (it is the application's to close), but lets go of the topics this consumer held. Rejects with the commit's error
-   * if that commit failed (after everything else is closed).
+   * batch the application still holds is not processed and is not committed. `processBatches()` starts no new
+   * batch; its running handlers are awaited (up to `revokeTimeoutMs`, or until `signal` aborts) and what they
+   * finished is committed; a handler still running then is reported by a `warning` event and its batch is not
+   * committed. An offset store the application gave stays open (it is the application's to close), but lets go
+   * of the topics this consumer held. Rejects with the commit's error if that commit failed (after everything
+   * else is closed).
    */
   close(options: WaitOptions = {}): Promise<void> {
     this.closing ??= this.shutdown(options.signal);
@@ -309,6 +314,14 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     clearInterval(this.autoCommitTimer);
     fetcher.buffer.notify();
     delivery.abandon();
+    // processBatches' running handlers finish before the commit (no new batch starts once closing), bounded as a
+    // revoke is: what is still running then is not committed, and said so.
+    const { revokeTimeoutMs } = this.options;
+    for (const b of await delivery.awaitInFlight(revokeTimeoutMs, signal)) {
+      const from = b.records[0]?.offset;
+      const message = `close went on without the handler of ${b.topic}-${b.partition} (still running after ${revokeTimeoutMs} ms): its batch (from offset ${from}) is not committed past what it acknowledged, and will be read again`;
+      this.emit('warning', { message, error: undefined, topic: b.topic, partition: b.partition });
+    }
     let commitError: unknown;
     if (this.options.autoCommit) {
       const offsets = this.commits.processedOffsets();

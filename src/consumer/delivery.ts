@@ -97,6 +97,8 @@ export class Delivery {
   private idleWaiters: { matches: (state: PartitionState) => boolean; resolve: () => void }[] = [];
   /** Detached batches whose handlers run now (concurrent.ts). */
   private readonly inFlight = new Set<DeliveredBatch>();
+  /** Detached batches a close stopped waiting for: settling them later marks nothing processed. */
+  private readonly givenUp = new Set<DeliveredBatch>();
   /** Detached batches' `tidemark:consumer:batch` contexts, ended when they settle. */
   private readonly detachedTraces = new Map<DeliveredBatch, ConsumerBatchContext>();
   /** The batch in hand as `tidemark:consumer:batch` published it; undefined when nobody subscribes. */
@@ -117,6 +119,11 @@ export class Delivery {
   /** The batch the application holds, if any. */
   get inHand(): DeliveredBatch | undefined {
     return this.current;
+  }
+
+  /** Whether the consumer is closing: detached batches not started yet stay unprocessed (concurrent.ts). */
+  get closed(): boolean {
+    return this.o.isClosed();
   }
 
   /** Whether only acknowledgements count (explicit-ack.ts); the per-record iterator then marks nothing itself. */
@@ -168,7 +175,42 @@ export class Delivery {
     const trace = this.detachedTraces.get(batch);
     this.detachedTraces.delete(batch);
     this.inFlight.delete(batch);
+    // A close went on without it: its end changes nothing the close committed (only its bytes are freed).
+    if (this.givenUp.delete(batch)) outcome = 'void';
     return this.settleBatch(batch, trace, outcome);
+  }
+
+  /**
+   * A close waits for the handlers of detached batches before it commits, up to `ms` or until `signal` aborts.
+   * Those still running then are given up (their batches are not marked processed when they end, so not
+   * committed: read again by the next owner) and returned, for the close to report.
+   */
+  async awaitInFlight(ms: number, signal?: AbortSignal): Promise<DeliveredBatch[]> {
+    if (this.inFlight.size > 0 && signal?.aborted !== true) {
+      let timer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
+      const stopped = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+        onAbort = resolve;
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+      await Promise.race([this.whenSettled(() => true), stopped]);
+      clearTimeout(timer);
+      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    }
+    const unfinished = [...this.inFlight];
+    for (const batch of unfinished) {
+      this.inFlight.delete(batch);
+      this.givenUp.add(batch);
+    }
+    return unfinished;
+  }
+
+  /** Stops or restarts fetching a partition whose processBatches lane holds enough of its batches already. */
+  holdFetching(state: PartitionState, hold: boolean): void {
+    if (state.backlogged === hold) return;
+    state.backlogged = hold;
+    if (!hold) this.o.fetcher.wake();
   }
 
   private takeTrace(batch: DeliveredBatch): ConsumerBatchContext | undefined {

@@ -36,6 +36,8 @@ export class PartitionState {
   inFlight = false;
   /** Fetched bytes hold a corrupt batch: fetch no further until delivery reaches it and fails the partition. */
   stalled = false;
+  /** A processBatches lane holds enough of this partition's batches: fetch no further until it works them off. */
+  backlogged = false;
   /** No fetch before this time (ms): backoff after a partition error. */
   retryAt = 0;
   /** Why the partition is `failed`; thrown to the application until it seeks. */
@@ -84,7 +86,9 @@ export class PartitionState {
   }
 
   get isFetchable(): boolean {
-    return this.current === 'fetching' && !this.pausedByApplication && !this.inFlight && !this.stalled;
+    return (
+      this.current === 'fetching' && !this.pausedByApplication && !this.inFlight && !this.stalled && !this.backlogged
+    );
   }
 
   /** A lookup found where to go on (stored offset, a reset's answer, a truncation's fix): fetch from there. */

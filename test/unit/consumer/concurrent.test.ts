@@ -37,11 +37,11 @@ const PARTITIONS = 4;
 const RECORDS = 60;
 const all = Array.from({ length: PARTITIONS }, (_, partition) => ({ topic: 't', partition }));
 
-/** A fake cluster with 4 partitions of 60 records in batches of 5, fetched a few batches at a time. */
-function setUp() {
+/** A fake cluster with 4 partitions of 60 records (or `records`) in batches of 5, fetched a few batches at a time. */
+function setUp(records = RECORDS) {
   const kafka = new FakeKafka([1]);
   kafka.createTopic('t', PARTITIONS);
-  for (let p = 0; p < PARTITIONS; p++) kafka.append('t', p, RECORDS, 5);
+  for (let p = 0; p < PARTITIONS; p++) kafka.append('t', p, records, 5);
   const store = new RecordingStore();
   const membership = {
     commitContext: () => ({ groupId: 'g', memberId: 'm-1', generationId: 1, groupInstanceId: null }),
@@ -206,6 +206,62 @@ describe('processBatches: bounded per-partition concurrency', () => {
     expect(committed.map((c) => c.offset)).toEqual([held.nextOffset]);
     expect(held.nextOffset).toBeLessThan(60n);
     expect(parts.positions.get('t', 0)).toBeUndefined();
+  });
+
+  it('a partition whose handler is stuck holds back only its own fetching, not the other partitions', async () => {
+    const records = 300;
+    const { parts, listener } = setUp(records);
+    await listener.onAssigned!(all);
+    let release: () => void = () => {};
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    const seen = new Map<number, number[]>();
+    const total = () => [...seen.values()].flat().length;
+    const stop = new AbortController();
+    const run = processBatches(
+      parts.delivery,
+      parts.positions,
+      async (batch) => {
+        if (batch.partition === 0) await released;
+        seen.set(batch.partition, [...(seen.get(batch.partition) ?? []), ...offsetsOf(batch)]);
+        if (total() === PARTITIONS * records) stop.abort();
+      },
+      { concurrency: 2, signal: AbortSignal.any([stop.signal, AbortSignal.timeout(10_000)]) },
+    );
+    // Partition 0's first handler is stuck: the other three still go to their ends through the other slot.
+    const othersDone = () => [1, 2, 3].every((p) => seen.get(p)?.length === records);
+    for (const deadline = Date.now() + 5_000; !othersDone() && Date.now() < deadline; ) await sleep(10);
+    expect(othersDone()).toBe(true);
+    expect(seen.get(0)).toBeUndefined();
+    // Partition 0 was fetched only a few batches past its stuck handler: it holds its own bytes, no more.
+    const p0 = parts.positions.get('t', 0);
+    expect(p0?.backlogged).toBe(true);
+    expect(p0?.position).toBeLessThan(150n);
+    release();
+    await run;
+    const expected = Array.from({ length: records }, (_, i) => i);
+    for (let p = 0; p < PARTITIONS; p++) expect(seen.get(p)).toEqual(expected);
+    expect(p0?.backlogged).toBe(false);
+  });
+
+  it('lanes take turns for the slots: a partition with batches always waiting does not keep its slot', async () => {
+    const { parts, listener } = setUp();
+    await listener.onAssigned!(all);
+    const order: number[] = [];
+    const stop = new AbortController();
+    await processBatches(
+      parts.delivery,
+      parts.positions,
+      async (batch) => {
+        order.push(batch.partition);
+        await sleep(5);
+        if (order.length === 12) stop.abort();
+      },
+      { concurrency: 1, signal: AbortSignal.any([stop.signal, AbortSignal.timeout(5_000)]) },
+    );
+    // One slot, four partitions with batches waiting: all four ran within the first eight batches.
+    expect(new Set(order.slice(0, 8)).size).toBe(PARTITIONS);
   });
 
   it('refuses a concurrency that is not a positive integer', async () => {
