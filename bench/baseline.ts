@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { runGroupMembers } from './clients/group.js';
+import { groupRound, runGroupMembers } from './clients/group.js';
 import type { BenchClient } from './clients/peers.js';
 import { runNodeChild } from './clients/process.js';
 
@@ -86,7 +86,7 @@ export async function prepareBaseline(ref: string, log: (line: string) => void):
         : undefined,
     run: (ctx, w) => runNodeChild(ctx.node, fetchScript, ctx.bootstrap, w.topic, w.records),
     runGroup: (ctx, w, members) =>
-      runGroupMembers(members, w.records, (group) => ({
+      runGroupMembers(members, groupRound(ctx.bootstrap, w), (group) => ({
         cmd: ctx.node.path,
         args: ['--import', 'tsx', memberScript, ctx.bootstrap, w.topic, group],
       })),

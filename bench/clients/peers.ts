@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { kafkaClasspath } from '../../test/harness/classpath.js';
 import { javaBinary } from '../../test/harness/java.js';
 import type { Workload } from '../load.js';
-import { runGroupMembers } from './group.js';
+import { groupRound, runGroupMembers } from './group.js';
 import { runJavaConsumerPerformance } from './java-consumer-perf.js';
 import { runJavaGroup } from './java-group.js';
 import { kcatVersion, runKcat } from './kcat.js';
@@ -54,7 +54,7 @@ const script = (name: string) => fileURLToPath(new URL(`./${name}`, import.meta.
 
 /** A group of Node member processes running one of the group member scripts (bench/clients/group.ts). */
 const nodeGroup = (runtime: NodeRuntime, member: string, bootstrap: string, w: Workload, members: number) =>
-  runGroupMembers(members, w.records, (group) => ({
+  runGroupMembers(members, groupRound(bootstrap, w), (group) => ({
     cmd: runtime.path,
     args: ['--import', 'tsx', script(member), bootstrap, w.topic, group],
   }));
