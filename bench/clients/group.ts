@@ -16,9 +16,10 @@
  * ms,"read":[[from,to],…]}` as it reads; after `stop`, `{"final":true,"records","bytes","checksum","joinedAt",
  * "lastAt","cpuSeconds","peakRssBytes","runtime","read"}`. Times are epoch milliseconds (fractional),
  * comparable across the processes of one machine. With BENCH_GROUP_TIMELINE=1 a member also sends
- * `{"event","at",...}` lines and the round's timeline is printed on stderr. A member of an older commit
- * (`--baseline`) neither waits for `go` nor sends `read`: such a round is timed from the first join and
- * counted by records, as before the barrier.
+ * `{"event","at",...}` lines and the round's timeline is printed on stderr; BENCH_GROUP_STAGGER_MS=n
+ * releases member k k × n ms after the first (a check that commit on revoke keeps re-reads away, not a
+ * measurement). A member of an older commit (`--baseline`) neither waits for `go` nor sends `read`: such a
+ * round is timed from the first join and counted by records, as before the barrier.
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -113,6 +114,16 @@ export const groupRound = (bootstrap: string, w: Workload): GroupRound => ({
   recordBytes: w.keyBytes + w.valueBytes,
 });
 
+/**
+ * Whether the members' runs so far cover every record number below `total` (a member yet to report adds
+ * nothing; copies read twice count once, so re-reads never end a round early).
+ */
+export const everyRecordRead = (reading: ReadonlyArray<readonly Run[] | undefined>, total: number): boolean =>
+  coverage(
+    reading.map((r) => r ?? []),
+    total,
+  ).missing === 0;
+
 const now = () => performance.timeOrigin + performance.now();
 
 /** Runs `members` processes (`command(group)` each) in one fresh group until they have read every record. */
@@ -135,10 +146,16 @@ export async function runGroupMembers(
     const { cmd, args } = command(group);
     return spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   });
+  // BENCH_GROUP_STAGGER_MS=n (a check, not a measurement): member k is released k × n ms after the first, so
+  // the group rebalances while members read, to see each client's commit on revoke keep re-reads away.
+  const stagger = Number(process.env.BENCH_GROUP_STAGGER_MS ?? 0);
   const release = () => {
     releasedAt = now();
     timeline.push({ member: 0, event: 'barrier released', at: releasedAt, detail: '{}' });
-    for (const c of children) c.stdin.write('go\n');
+    children.forEach((c, k) => {
+      if (stagger > 0 && k > 0) setTimeout(() => c.stdin.write('go\n'), k * stagger);
+      else c.stdin.write('go\n');
+    });
   };
   let stopping = false;
   let described = 'not described';
@@ -149,9 +166,7 @@ export async function runGroupMembers(
     for (const c of children) c.stdin.end('stop\n');
   };
   const complete = () =>
-    legacy || reading.some((r) => r === undefined)
-      ? progress.reduce((a, b) => a + b, 0) >= round.records
-      : coverage(reading as Run[][], round.records).missing === 0;
+    legacy ? progress.reduce((a, b) => a + b, 0) >= round.records : everyRecordRead(reading, round.records);
   const timer = setTimeout(
     () => {
       for (const c of children) c.kill('SIGKILL');
@@ -211,7 +226,7 @@ export async function runGroupMembers(
   });
   const perMember = finals.map((f) => f.records.toLocaleString('en-US')).join(' / ');
   process.stderr.write(
-    `  group: ${described}; members read ${perMember} records, ${result.records.toLocaleString('en-US')} distinct, ${result.reReads ?? 'unknown'} re-read\n`,
+    `  group: ${described}; members read ${perMember} records, ${result.records.toLocaleString('en-US')} distinct, ${result.reReads?.toLocaleString('en-US') ?? 'unknown'} re-read\n`,
   );
   if (process.env.BENCH_GROUP_TIMELINE === '1') printTimeline(releasedAt || spawnedAt, timeline);
   return { ...result, group: described };

@@ -5,7 +5,7 @@
  * partitions-1000 results header states tidemark's ratio to its own headline from the same run.
  */
 import { describe, expect, it } from 'vitest';
-import { groupResult, type MemberFinal } from '../../../bench/clients/group.js';
+import { everyRecordRead, groupResult, type MemberFinal } from '../../../bench/clients/group.js';
 import { coverage, RecordRuns, type Run, recordNumber } from '../../../bench/clients/group-coverage.js';
 import { benchValue } from '../../../bench/load.js';
 import { type ClientSummary, noteRow, summarise } from '../../../bench/report.js';
@@ -98,6 +98,14 @@ describe('record numbers read', () => {
 });
 
 describe('group round', () => {
+  it('ends a round only when every record was read, however many copies the members read', () => {
+    // 400 copies read, but 100..199 by nobody: a count of records would have stopped here.
+    const twice: Run[] = [[0, 100]];
+    expect(everyRecordRead([twice, twice, undefined, [[200, 400]]], 400)).toBe(false);
+    expect(everyRecordRead([twice, [[100, 200]], undefined, [[200, 400]]], 400)).toBe(true);
+    expect(everyRecordRead([undefined, undefined], 1)).toBe(false);
+  });
+
   it('rates the group from the barrier’s release to the last record, summing CPU and RSS', () => {
     const r = groupResult(
       [
