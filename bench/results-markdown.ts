@@ -3,6 +3,7 @@
  * load, the table, the issue's targets where the workload has them, and how each client is run and timed.
  */
 import { cpus } from 'node:os';
+import { GROUP_HEARTBEAT_MS } from './clients/group.js';
 import { type ClientSummary, markdownTable } from './report.js';
 import { targetsTable } from './targets.js';
 import { resultStem, type WorkloadSpec } from './workloads.js';
@@ -46,7 +47,7 @@ export function groupParagraph(members: number, rows: ClientSummary[]): string {
   return [
     `A group of ${members} consumer processes per client (bench/clients/group.ts). A start barrier makes it a group from the start: every member starts, connects and fetches the topic's metadata, then waits; once all ${members} are ready the bench releases them together and they subscribe. records/s is the workload's records over the time from that release (the same point for every client) to the last record any member read; CPU s and peak RSS are summed over the ${members} processes (CPU from the release). Each member reports the record numbers it read (the first four bytes of every value), so the bench knows every record was read (a missing one fails the round) and counts the records read more than once.`,
     '',
-    `Every client runs the classic group protocol (the one kafkajs speaks; the same family for all) with its default assignor, and commits on revoke so a rebalance does not make the next owner read a partition again: tidemark its default autocommit (processed offsets every 5 s and, awaited, on revoke; assignors range, then cooperative-sticky), kafkajs its default autocommit (after every batch; round-robin, eager), the Java consumer \`commitSync()\` in \`onPartitionsRevoked\` with autocommit off (bench/clients/java/BenchGroupMember.java; assignors range, then cooperative-sticky). As the coordinator described each group once every record was read (first round):`,
+    `Every client runs the classic group protocol (the one kafkajs speaks; the same family for all) with its default assignor and settings but one, a heartbeat every ${GROUP_HEARTBEAT_MS} ms (default 3 s: a member learns that others joined at its next heartbeat, and the first member to join, given every partition at once, could read the whole topic before the group forms), and commits on revoke so a rebalance does not make the next owner read a partition again: tidemark its default autocommit (processed offsets every 5 s and, awaited, on revoke; assignors range, then cooperative-sticky), kafkajs its default autocommit (after every batch; round-robin, eager), the Java consumer \`commitSync()\` in \`onPartitionsRevoked\` with autocommit off (bench/clients/java/BenchGroupMember.java; assignors range, then cooperative-sticky). As the coordinator described each group once every record was read (first round):`,
     '',
     ...seen,
     '',

@@ -30,6 +30,9 @@ const now = () => performance.timeOrigin + performance.now();
  */
 export const timelineOn = process.env.BENCH_GROUP_TIMELINE === '1';
 
+/** The heartbeat interval the parent gives every member (GROUP_HEARTBEAT_MS in bench/clients/group.ts). */
+export const heartbeatMs = Number(process.env.BENCH_GROUP_HEARTBEAT_MS ?? 3000);
+
 export class GroupMember {
   /** Counts like the single-process clients (no expected total: the parent decides when the group is done). */
   private readonly tally = new Tally(Number.POSITIVE_INFINITY);

@@ -124,6 +124,15 @@ export const everyRecordRead = (reading: ReadonlyArray<readonly Run[] | undefine
     total,
   ).missing === 0;
 
+/**
+ * The heartbeat interval every member uses (BENCH_GROUP_HEARTBEAT_MS in its environment), the one setting of
+ * the group workload that is not the clients' default (3 s). In the classic protocol a member learns that
+ * others joined at its next heartbeat; on a broker with `group.initial.rebalance.delay.ms` 0 (the test and
+ * bench brokers) the first member to join is assigned every partition at once, and with 3 s it could read
+ * the whole topic before the group forms. At 100 ms the group forms within a few hundred ms of the release.
+ */
+export const GROUP_HEARTBEAT_MS = 100;
+
 const now = () => performance.timeOrigin + performance.now();
 
 /** Runs `members` processes (`command(group)` each) in one fresh group until they have read every record. */
@@ -144,7 +153,10 @@ export async function runGroupMembers(
   const spawnedAt = now();
   const children = Array.from({ length: members }, () => {
     const { cmd, args } = command(group);
-    return spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    return spawn(cmd, args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, BENCH_GROUP_HEARTBEAT_MS: String(GROUP_HEARTBEAT_MS) },
+    });
   });
   // BENCH_GROUP_STAGGER_MS=n (a check, not a measurement): member k is released k × n ms after the first, so
   // the group rebalances while members read, to see each client's commit on revoke keep re-reads away.

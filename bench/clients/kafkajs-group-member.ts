@@ -1,18 +1,18 @@
 /**
  * Group member of the group workloads (bench/clients/group.ts) for kafkajs 2.x: connects, waits at the start
- * barrier, then `eachBatch` in the group the parent names, `fromBeginning`, default fetch sizes, its default
+ * barrier, then `eachBatch` in the group the parent names, `fromBeginning`, default fetch sizes, the bench's heartbeat interval, its default
  * round-robin assignor (classic protocol, eager) and its default autocommit: each batch's last offset is
  * resolved when `eachBatch` returns and kafkajs commits the resolved offsets after every batch, so a
  * rebalance does not hand a partition over uncommitted.
  */
 import kafkajs from 'kafkajs';
-import { finish, GroupMember, memberArgs, readUntilStopped, timelineOn } from './group-member.js';
+import { finish, GroupMember, heartbeatMs, memberArgs, readUntilStopped, timelineOn } from './group-member.js';
 
 const { Kafka, logLevel } = kafkajs;
 const { bootstrap, topic, group } = memberArgs();
 const member = new GroupMember(`node ${process.version}`);
 const kafka = new Kafka({ clientId: 'bench-kafkajs-group', brokers: [bootstrap], logLevel: logLevel.NOTHING });
-const consumer = kafka.consumer({ groupId: group });
+const consumer = kafka.consumer({ groupId: group, heartbeatInterval: heartbeatMs });
 void member.stopped.then(() => finish(member, () => consumer.disconnect()));
 consumer.on(consumer.events.GROUP_JOIN, (e) => {
   member.joined();

@@ -1,6 +1,6 @@
 // Group member of the bench's group workloads for Kafka's Java consumer (bench/clients/group.ts has the
-// protocol): KafkaConsumer with its defaults (classic protocol; assignors range, then cooperative-sticky),
-// byte-array deserializers, autocommit off and a ConsumerRebalanceListener that commits synchronously in
+// protocol): KafkaConsumer with its defaults (classic protocol; assignors range, then cooperative-sticky) but
+// the bench's heartbeat interval, byte-array deserializers, autocommit off and a ConsumerRebalanceListener that commits synchronously in
 // onPartitionsRevoked (what the consumer has returned by then is processed: this loop handles each poll before
 // the next), so a rebalance does not hand a partition over uncommitted. Connects (partitionsFor), says ready,
 // waits for the parent's `go`, subscribes, and reads until the parent says `stop`. It keeps the record
@@ -105,6 +105,9 @@ public final class BenchGroupMember {
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
     p.put(ConsumerConfig.GROUP_ID_CONFIG, args[2]);
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    // The parent's heartbeat interval for every member (GROUP_HEARTBEAT_MS in bench/clients/group.ts).
+    String heartbeat = System.getenv("BENCH_GROUP_HEARTBEAT_MS");
+    if (heartbeat != null) p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, heartbeat);
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
