@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { groupRound } from './clients/group.js';
 import type { BenchClient } from './clients/peers.js';
 import { runNodeChild, runNodeGroup } from './clients/process.js';
 
@@ -84,7 +85,8 @@ export async function prepareBaseline(ref: string, log: (line: string) => void):
         ? `commit ${short} has no bench/clients/tidemark-group-member.ts`
         : undefined,
     run: (ctx, w) => runNodeChild(ctx.node, fetchScript, ctx.bootstrap, w.topic, w.records),
-    runGroup: (ctx, w, members) => runNodeGroup(ctx.node, memberScript, ctx.bootstrap, w.topic, w.records, members),
+    runGroup: (ctx, w, members) =>
+      runNodeGroup(ctx.node, memberScript, ctx.bootstrap, w.topic, groupRound(ctx.bootstrap, w), members),
   };
   const decodeResults = async () => {
     const written = await readFile(join(tree, 'bench/results/decode.md'), 'utf8').catch(() => undefined);

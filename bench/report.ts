@@ -12,6 +12,10 @@ export interface ClientSummary {
   peakRssMiB: number;
   /** Set when the client has no numbers: "not available: …", "not supported: …" or "FAILED: …". */
   note?: string;
+  /** Group workloads: records read again after a rebalance, each round's (bench/clients/group.ts). */
+  reReads?: number[];
+  /** Group workloads: the group as described in the first round (protocol, assignor, partitions per member). */
+  group?: string;
 }
 
 export function median(xs: number[]): number {
@@ -32,6 +36,17 @@ export function summarise(name: string, rounds: ClientResult[], runtime?: string
     mbPerSec: median(rounds.map((r) => r.bytes / 1024 / 1024 / r.seconds)),
     cpuSecPerMillion: median(rounds.map((r) => (r.cpuSeconds / r.records) * 1e6)),
     peakRssMiB: median(rounds.map((r) => r.peakRssBytes / 1024 / 1024)),
+    ...groupFigures(rounds),
+  };
+}
+
+/** What a group workload's rounds add: each round's re-reads (where known) and how the group looked. */
+function groupFigures(rounds: ClientResult[]): Pick<ClientSummary, 'reReads' | 'group'> {
+  const reReads = rounds.map((r) => r.reReads).filter((n) => n !== undefined);
+  const group = rounds.find((r) => r.group !== undefined)?.group;
+  return {
+    ...(reReads.length > 0 ? { reReads } : {}),
+    ...(group !== undefined ? { group } : {}),
   };
 }
 

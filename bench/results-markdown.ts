@@ -4,6 +4,7 @@
  */
 import { cpus } from 'node:os';
 import { HOW_NODE_CHILDREN_RUN } from './child-build.js';
+import { GROUP_HEARTBEAT_MS } from './clients/group.js';
 import { type ClientSummary, markdownTable } from './report.js';
 import { targetsTable } from './targets.js';
 import { resultStem, type WorkloadSpec } from './workloads.js';
@@ -32,13 +33,33 @@ export function partitionsRatioLine(rows: ClientSummary[], headline: ClientSumma
   return `tidemark / its own headline (8 partitions), same run: **${ratio.toFixed(2)}×** (${Math.round(ours.recordsPerSec).toLocaleString('en-US')} against ${Math.round(base.recordsPerSec).toLocaleString('en-US')} records/s; target ≥ 0.8×: ${verdict}).`;
 }
 
+/**
+ * How a group workload is run and timed, and what each client's group was: its protocol, assignor and
+ * partitions per member as DescribeGroups showed them once every record was read, and the records it read
+ * again after a rebalance (a re-read is a cost of the client's rebalance, so it is shown, not hidden).
+ */
+export function groupParagraph(members: number, rows: ClientSummary[]): string {
+  const measured = rows.filter((r) => r.note === undefined);
+  const seen = measured.map((r) => {
+    const reReads =
+      r.reReads === undefined ? 'not counted' : r.reReads.map((n) => n.toLocaleString('en-US')).join(', ');
+    return `- **${r.name}**: ${r.group ?? 'group not described'}; re-read records per round: ${reReads}.`;
+  });
+  return [
+    `A group of ${members} consumer processes per client (bench/clients/group.ts). A start barrier makes it a group from the start: every member starts, connects and fetches the topic's metadata, then waits; once all ${members} are ready the bench releases them together and they subscribe. records/s is the workload's records over the time from that release (the same point for every client) to the last record any member read; CPU s and peak RSS are summed over the ${members} processes (CPU from the release). Each member reports the record numbers it read (the first four bytes of every value), so the bench knows every record was read (a missing one fails the round) and counts the records read more than once.`,
+    '',
+    `Every client runs the classic group protocol (the one kafkajs speaks; the same family for all) with its default assignor and settings but one, a heartbeat every ${GROUP_HEARTBEAT_MS} ms (default 3 s: a member learns that others joined at its next heartbeat, and the first member to join, given every partition at once, could read the whole topic before the group forms), and commits on revoke so a rebalance does not make the next owner read a partition again: tidemark its default autocommit (processed offsets every 5 s and, awaited, on revoke; assignors range, then cooperative-sticky), kafkajs its default autocommit (after every batch; round-robin, eager), the Java consumer \`commitSync()\` in \`onPartitionsRevoked\` with autocommit off (bench/clients/java/BenchGroupMember.java; assignors range, then cooperative-sticky). As the coordinator described each group once every record was read (first round):`,
+    '',
+    ...seen,
+    '',
+    '`BENCH_GROUP_TIMELINE=1` prints each round’s barrier, join, sync, rebalance, commit-on-revoke and first/last-record timeline.',
+  ].join('\n');
+}
+
 export function resultsMarkdown(spec: WorkloadSpec, title: string, rows: ClientSummary[], c: ResultsContext): string {
   const targets = targetsTable(spec.name, rows);
   const scale = spec.name.startsWith('partitions-') && spec.partitions > 8 ? partitionsRatioLine(rows, c.headline) : '';
-  const group =
-    spec.groupMembers === undefined
-      ? ''
-      : `A group of ${spec.groupMembers} consumer processes per client (bench/clients/group.ts): records/s is the total records over the time from the first member's join (the group first gives it partitions: JoinGroup and SyncGroup done) to the last record any member read; CPU s and peak RSS are summed over the ${spec.groupMembers} processes (each from just before it subscribes to when the group is done). Each client uses its default assignor on the classic protocol: tidemark range (eager; its list is range, cooperative-sticky), kafkajs round-robin (eager), Java range (eager; the same list). \`BENCH_GROUP_TIMELINE=1\` prints each round's join, sync and rebalance timeline.`;
+  const group = spec.groupMembers === undefined ? '' : groupParagraph(spec.groupMembers, rows);
   return [
     `# Fetch throughput: ${spec.name}`,
     '',
@@ -59,7 +80,7 @@ export function resultsMarkdown(spec: WorkloadSpec, title: string, rows: ClientS
     '- **@platformatic/kafka**: needs Node ≥ 22, so it runs on Node 24; message stream, `mode: earliest`, fresh group, default fetch sizes and Buffer deserialisers; clock and CPU from the joined stream.',
     '- **@confluentinc/kafka-javascript** (librdkafka binding, built from source on first use, librdkafka linked against the system libraries): its fastest path, the native `KafkaConsumer` with `consume(1000)` batches, fresh group, fetch sizes as the others (50 MiB per fetch, 1 MiB per partition), prefetch queue bounded at 32 MiB like tidemark’s buffer, `fetch.queue.backoff.ms` 10; clock and CPU from the rebalance callback that assigns the partitions. **(KafkaJS API)**: the same binding through its KafkaJS-compatible `eachBatch`, default batch size (32).',
     '- **kcat** (Debian): `-C -o beginning -e`, no group, one line with key and value sizes per record; clock from the first record printed to its exit; CPU and peak RSS from GNU time over the whole process.',
-    '- **Kafka Java consumer**: kafka-tools ConsumerPerformance, `fetch.nMsg.sec` basis (group join excluded); CPU and peak RSS from GNU time over the whole JVM, start-up and JIT included. In a group workload: bench/clients/java/GroupMember.java, one JVM per member with KafkaConsumer’s defaults.',
+    '- **Kafka Java consumer**: kafka-tools ConsumerPerformance, `fetch.nMsg.sec` basis (group join excluded); CPU and peak RSS from GNU time over the whole JVM, start-up and JIT included. In a group workload: bench/clients/java/BenchGroupMember.java, one JVM per member with KafkaConsumer’s defaults and a commit on revoke.',
     '',
     HOW_NODE_CHILDREN_RUN,
     '',

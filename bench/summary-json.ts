@@ -13,6 +13,8 @@ export interface ClientFigures {
   peakRssMiB: number;
   /** The Node version it ran on (`v24.…`), or the runtime named in full where it is not Node. */
   node: string;
+  /** Group workloads: records read again after a rebalance, the most in any round. */
+  reReads?: number;
 }
 
 export interface WorkloadJson {
@@ -33,6 +35,7 @@ export function workloadJson(workload: string, description: string, rows: Client
         cpuSecPerMillion: Number(r.cpuSecPerMillion.toFixed(3)),
         peakRssMiB: Number(r.peakRssMiB.toFixed(1)),
         node: /node (v[\d.]+)/.exec(r.runtime)?.[1] ?? r.runtime,
+        ...(r.reReads === undefined ? {} : { reReads: Math.max(...r.reReads) }),
       },
     ]),
   );

@@ -1,9 +1,11 @@
 /**
- * The Node side of the group member protocol (bench/clients/group.ts): arguments, the tally of what this
- * member read, progress lines for the parent, and the final report once the parent says `stop`.
+ * The Node side of the group member protocol (bench/clients/group.ts): arguments, the start barrier (`ready`,
+ * then wait for the parent's `go`), the tally and record numbers of what this member read, progress lines for
+ * the parent, and the final report once the parent says `stop`.
  */
 import { createInterface } from 'node:readline';
 import { Tally } from './child.js';
+import { RecordRuns, recordNumber } from './group-coverage.js';
 
 export interface MemberArgs {
   bootstrap: string;
@@ -28,10 +30,15 @@ const now = () => performance.timeOrigin + performance.now();
  */
 export const timelineOn = process.env.BENCH_GROUP_TIMELINE === '1';
 
+/** The heartbeat interval the parent gives every member (GROUP_HEARTBEAT_MS in bench/clients/group.ts). */
+export const heartbeatMs = Number(process.env.BENCH_GROUP_HEARTBEAT_MS ?? 3000);
+
 export class GroupMember {
   /** Counts like the single-process clients (no expected total: the parent decides when the group is done). */
   private readonly tally = new Tally(Number.POSITIVE_INFINITY);
-  private readonly cpu0 = process.cpuUsage();
+  private readonly runs = new RecordRuns();
+  /** CPU is counted from the barrier's release, as the round's clock. */
+  private cpu0 = process.cpuUsage();
   private joinedAt = 0;
   private lastAt = 0;
   private firstRecordSeen = false;
@@ -41,22 +48,39 @@ export class GroupMember {
   stopping = false;
   /** Settles when the parent sends `stop`. */
   readonly stopped: Promise<void>;
+  /** Settles when the parent releases the barrier (`go`): every member is connected, now all subscribe. */
+  readonly released: Promise<void>;
 
   constructor(private readonly runtime: string) {
     this.ticker = setInterval(() => this.progress(), 50);
+    let go!: () => void;
+    this.released = new Promise((resolve) => {
+      go = resolve;
+    });
     this.stopped = new Promise((resolve) => {
       createInterface({ input: process.stdin }).on('line', (line) => {
-        if (line.trim() !== 'stop') return;
-        this.stopping = true;
-        resolve();
+        const said = line.trim();
+        if (said === 'go') {
+          this.cpu0 = process.cpuUsage();
+          go();
+        } else if (said === 'stop') {
+          this.stopping = true;
+          resolve();
+        }
       });
     });
   }
 
+  /** Call once connected (metadata of the topic fetched): tells the parent, and waits for its `go`. */
+  async ready(): Promise<void> {
+    process.stdout.write(`${JSON.stringify({ ready: now() })}\n`);
+    await this.released;
+  }
+
   /**
-   * Call when the group first gives this member its partitions (its first JoinGroup and SyncGroup done): the
-   * round's clock starts at the first member's, the same point for every client (kafkajs GROUP_JOIN, Java
-   * onPartitionsAssigned, tidemark's first `rebalance` event).
+   * Call when the group first gives this member its partitions (its first JoinGroup and SyncGroup done; kafkajs
+   * GROUP_JOIN, Java onPartitionsAssigned, tidemark's first `rebalance` event): shown in the timeline, and the
+   * round's start for a parent without the barrier (an older commit's, `--baseline`).
    */
   joined(): void {
     if (this.joinedAt !== 0) return;
@@ -71,6 +95,8 @@ export class GroupMember {
 
   add(key: Uint8Array | null | undefined, value: Uint8Array | null | undefined): void {
     this.tally.add(key, value);
+    const n = recordNumber(value);
+    if (n >= 0) this.runs.add(n);
   }
 
   /** Call after each batch: stamps the time of the last record read. */
@@ -85,7 +111,9 @@ export class GroupMember {
   private progress(): void {
     if (this.tally.records === this.reported) return;
     this.reported = this.tally.records;
-    process.stdout.write(`${JSON.stringify({ records: this.reported, lastAt: this.lastAt })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ records: this.reported, lastAt: this.lastAt, read: this.runs.snapshot() })}\n`,
+    );
   }
 
   /** The final report, measured now (when the parent said the group is done). */
@@ -103,6 +131,7 @@ export class GroupMember {
         cpuSeconds: (cpu.user + cpu.system) / 1e6,
         peakRssBytes: process.resourceUsage().maxRSS * 1024,
         runtime: this.runtime,
+        read: this.runs.snapshot(),
       })}\n`,
     );
   }

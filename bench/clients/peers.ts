@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { kafkaClasspath } from '../../test/harness/classpath.js';
 import { javaBinary } from '../../test/harness/java.js';
 import type { Workload } from '../load.js';
+import { groupRound } from './group.js';
 import { runJavaConsumerPerformance } from './java-consumer-perf.js';
 import { runJavaGroup } from './java-group.js';
 import { kcatVersion, runKcat } from './kcat.js';
@@ -53,7 +54,7 @@ const script = (name: string) => fileURLToPath(new URL(`./${name}`, import.meta.
 
 /** A group of Node member processes running one of the group member scripts (bench/clients/group.ts). */
 const nodeGroup = (runtime: NodeRuntime, member: string, bootstrap: string, w: Workload, members: number) =>
-  runNodeGroup(runtime, script(member), bootstrap, w.topic, w.records, members);
+  runNodeGroup(runtime, script(member), bootstrap, w.topic, groupRound(bootstrap, w), members);
 
 function onNode24(ctx: BenchContext): NodeRuntime {
   if ('unavailable' in ctx.node24) throw new Error(ctx.node24.unavailable);

@@ -3,7 +3,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { childCommand, compiledChild } from '../child-build.js';
-import { runGroupMembers } from './group.js';
+import { type GroupRound, runGroupMembers } from './group.js';
 import type { ClientResult } from './result.js';
 
 export interface Finished {
@@ -159,9 +159,9 @@ export async function runNodeGroup(
   memberScript: string,
   bootstrap: string,
   topic: string,
-  records: number,
+  round: GroupRound,
   members: number,
 ): Promise<ClientResult> {
   const bundle = await compiledChild(memberScript);
-  return runGroupMembers(members, records, (group) => ({ cmd: runtime.path, args: [bundle, bootstrap, topic, group] }));
+  return runGroupMembers(members, round, (group) => ({ cmd: runtime.path, args: [bundle, bootstrap, topic, group] }));
 }

@@ -11,4 +11,11 @@ export interface ClientResult {
   /** `node vX` or `java`. */
   runtime: string;
   checksum?: number;
+  /**
+   * Group workloads: copies read beyond the first (records read again after a rebalance); records, bytes and
+   * checksum above count each record once. Undefined where not known (single process, older members).
+   */
+  reReads?: number;
+  /** Group workloads: the group as described when every record was read (protocol, assignor, partitions per member). */
+  group?: string;
 }

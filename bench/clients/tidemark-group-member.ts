@@ -1,19 +1,24 @@
 /**
- * Group member of the group workloads (bench/clients/group.ts) for tidemark: subscribes in the group the
- * parent names (the client's default group protocol and assignor, CRC checks on, no autocommit), counts
- * what it is given, and stops when the parent says the group has read everything. Joined at its first
- * `rebalance` event (partitions assigned), like the other clients.
+ * Group member of the group workloads (bench/clients/group.ts) for tidemark: connects (metadata of the topic),
+ * waits at the start barrier, subscribes in the group the parent names with the consumer's defaults (classic
+ * protocol, assignors range then cooperative-sticky, CRC checks on, the bench's heartbeat interval, autocommit: processed offsets committed
+ * every 5 s and, awaited, on revoke, so a rebalance does not hand a partition over uncommitted), counts what
+ * it is given, and stops when the parent says the group has read everything.
  */
 import { tracingChannel } from 'node:diagnostics_channel';
 import { Client } from '../../src/client.js';
 import { Consumer } from '../../src/consumer/consumer.js';
 import type { RequestContext } from '../../src/observability/channels.js';
-import { finish, GroupMember, memberArgs, readUntilStopped, timelineOn } from './group-member.js';
+import { finish, GroupMember, heartbeatMs, memberArgs, readUntilStopped, timelineOn } from './group-member.js';
 
 const { bootstrap, topic, group } = memberArgs();
 const member = new GroupMember(`node ${process.version}`);
 const client = new Client({ bootstrap: [bootstrap], clientId: 'tidemark-bench-group' });
-const consumer = new Consumer(client, { groupId: group, autoOffsetReset: 'earliest', autoCommit: false });
+const consumer = new Consumer(client, {
+  groupId: group,
+  autoOffsetReset: 'earliest',
+  group: { heartbeatIntervalMs: heartbeatMs },
+});
 consumer.on('rebalance', (e) => {
   if (e.kind === 'assigned' || e.kind === 'unchanged') member.joined();
   member.mark(`rebalance ${e.kind}`, { generation: e.generation, partitions: e.partitions.length });
@@ -45,6 +50,8 @@ void member.stopped.then(() =>
   }),
 );
 await readUntilStopped(member, async () => {
+  await client.metadata({ topics: [topic] });
+  await member.ready();
   member.mark('subscribe');
   await consumer.subscribe({ topics: [topic] });
   for await (const batch of consumer) {
