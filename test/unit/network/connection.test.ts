@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../codecs/errors.js';
 import { ApiVersions } from '../../../protocol/apis/api-versions.js';
@@ -285,6 +286,24 @@ describe.each(READ_PATHS)('Connection transport, %s read path', (_name, c) => {
       req.socket.write(FakeServer.frame(req.correlationId, Buffer.concat([markedBody(1), Buffer.from([0])]))),
     );
     await expect(conn.request(ApiVersions, {}, v0)).rejects.toThrow(/1 bytes left over/);
+  });
+});
+
+describe('Connection read paths', () => {
+  it('fails the connection, as not retriable, when a socket delivers bytes both through onread and as data', async () => {
+    let socket: Socket | undefined;
+    const { conn } = await setup(answerMarked, {
+      socketFactory: async (target) => {
+        socket = await tcpSocketFactory(target);
+        return socket;
+      },
+    });
+    await conn.request(ApiVersions, {}, v0);
+    const closed = new Promise<ConnectionError>((resolve) => conn.once('close', resolve));
+    socket!.emit('data', FakeServer.frame(0, markedBody(1)));
+    const reason = await closed;
+    expect(reason.message).toMatch(/both through onread and as 'data' events/);
+    expect(reason.retriable).toBe(false);
   });
 });
 
