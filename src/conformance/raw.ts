@@ -22,7 +22,8 @@ export async function rawSocket(suite: Suite): Promise<Socket> {
     port: suite.bootstrap.port,
     clientId: 'tidemark-conformance',
     socketFactory: async (target) => {
-      captured = await inner(target);
+      // No onread: the socket must emit 'data' events for the check that takes it over (exchange below).
+      captured = await inner({ ...target, onread: undefined });
       return captured;
     },
     ...(security.authenticate === undefined ? { negotiateVersions: false } : { authenticate: security.authenticate }),

@@ -119,6 +119,7 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
         host: this.host,
         port: this.port,
         timeoutMs: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        onread: this.stream.socketReads,
       });
     } catch (err) {
       this.state = 'closed';

@@ -1,6 +1,17 @@
+/**
+ * The frame reader for sockets that hand us their bytes as chunks ('data' events): where a socket ignores the
+ * `onread` option that direct-reader.ts needs (a custom SocketFactory that does not pass it on), and on the
+ * server side of the test fakes.
+ */
 import { FrameSizeError } from './errors.js';
 
-const SIZE_PREFIX_BYTES = 4;
+/** Every Kafka frame starts with its size: a 4-byte big-endian signed integer. */
+export const SIZE_PREFIX_BYTES = 4;
+
+/** Throws FrameSizeError for a size prefix below zero or above `maxFrameBytes`: checked before any allocation. */
+export function checkFrameSize(size: number, maxFrameBytes: number): void {
+  if (size < 0 || size > maxFrameBytes) throw new FrameSizeError(size, maxFrameBytes);
+}
 
 /**
  * Cuts a byte stream into Kafka frames (a 4-byte big-endian size, then that many bytes).
@@ -59,7 +70,7 @@ export class FrameAssembler {
         this.sizeFilled = 0;
         size = this.sizeBytes.readInt32BE(0);
       }
-      this.checkSize(size);
+      checkFrameSize(size, this.maxFrameBytes);
 
       if (end - offset >= size) {
         const frame = chunk.subarray(offset, offset + size);
@@ -71,9 +82,5 @@ export class FrameAssembler {
         this.partialFilled = 0;
       }
     }
-  }
-
-  private checkSize(size: number): void {
-    if (size < 0 || size > this.maxFrameBytes) throw new FrameSizeError(size, this.maxFrameBytes);
   }
 }

@@ -2,9 +2,14 @@
  * The receiving half of a connection: bytes from the socket cut into frames, each matched by correlation id to
  * the request it answers and decoded for it. A frame that cannot be decoded fails only its own request (the
  * stream is still in step); a stream that lost its framing, or a peer that is not Kafka, fails the connection.
+ *
+ * The bytes arrive one of two ways, whichever the socket takes: read straight into the direct reader's memory
+ * (`socketReads`, the `onread` option the socket factory passes on; direct-reader.ts), or as 'data' chunks cut by
+ * the frame assembler (frame-assembler.ts) when the factory does not pass it on. The first bytes decide.
  */
-import type { Socket } from 'node:net';
+import type { OnReadOpts, Socket } from 'node:net';
 import { ProtocolError } from '../../codecs/errors.js';
+import { DirectFrameReader } from './direct-reader.js';
 import { type BrokerAddress, ConnectionError, FrameSizeError, NotKafkaBrokerError } from './errors.js';
 import { FrameAssembler } from './frame-assembler.js';
 import { foreignProtocol } from './handshake.js';
@@ -27,30 +32,56 @@ export const TLS_CLOSE_HINT =
   ' before its first answer: over TLS, this is how a broker that requires a client certificate refuses a missing' +
   ' or untrusted one (check tls.cert and tls.key)';
 
+/** How the socket's bytes reach the stream: read into our memory, or handed over as chunks. */
+type ReadPath = 'direct' | 'chunks';
+
 export class ResponseStream {
+  private readonly direct: DirectFrameReader;
   private readonly assembler: FrameAssembler;
+  private path: ReadPath | undefined;
   /** Whether any frame has arrived: a first answer that is no frame may be another protocol. */
   private framesSeen = false;
+
+  /** The `onread` option for the socket factory (SocketTarget.onread): reads go straight into the direct reader. */
+  readonly socketReads: OnReadOpts = {
+    buffer: () => this.direct.nextBuffer(),
+    callback: (bytes) => {
+      // Thrown from here, an error would escape into the socket's internals: it fails the connection instead.
+      try {
+        if (this.takePath('direct')) this.direct.read(bytes);
+      } catch (err) {
+        this.owner.fail(this.streamFailure(err));
+      }
+      return true;
+    },
+  };
 
   constructor(
     maxResponseBytes: number,
     private readonly inFlight: InFlightRequests,
     private readonly owner: StreamOwner,
   ) {
-    this.assembler = new FrameAssembler(maxResponseBytes, (frame) => this.onFrame(frame));
+    const onFrame = (frame: Buffer) => this.onFrame(frame);
+    this.direct = new DirectFrameReader(maxResponseBytes, onFrame);
+    this.assembler = new FrameAssembler(maxResponseBytes, onFrame);
+  }
+
+  /** Bytes received of a response not yet complete (its size prefix included). */
+  get bufferedBytes(): number {
+    return this.path === 'chunks' ? this.assembler.bufferedBytes : this.direct.bufferedBytes;
   }
 
   attach(socket: Socket): void {
     socket.on('data', (chunk: Buffer) => {
       try {
-        this.assembler.push(chunk);
+        if (this.takePath('chunks')) this.assembler.push(chunk);
       } catch (err) {
         this.owner.fail(this.streamFailure(err));
       }
     });
     socket.on('error', (err) => this.owner.fail(this.error(`socket error: ${err.message}`, err)));
     socket.on('close', () => {
-      const partial = this.assembler.bufferedBytes;
+      const partial = this.bufferedBytes;
       let detail = partial > 0 ? ` in the middle of a response (${partial} bytes of it received)` : '';
       if (partial === 0 && !this.framesSeen && (socket as { encrypted?: boolean }).encrypted === true) {
         detail = TLS_CLOSE_HINT;
@@ -73,6 +104,17 @@ export class ResponseStream {
       if (foreign !== undefined) return new NotKafkaBrokerError(this.owner.broker, foreign, err);
     }
     return this.error(`protocol failure: ${(err as Error).message}`, err);
+  }
+
+  /** Whether bytes arriving by `path` may be read: the first bytes fix the path, and the other never mixes in. */
+  private takePath(path: ReadPath): boolean {
+    if (this.path === path) return true;
+    if (this.path === undefined) {
+      this.path = path;
+      return true;
+    }
+    this.owner.fail(this.error(`socket delivered bytes both through onread and as 'data' events`, undefined, false));
+    return false;
   }
 
   private onFrame(frame: Buffer): void {

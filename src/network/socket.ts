@@ -1,10 +1,17 @@
-import { connect as netConnect, type Socket } from 'node:net';
+/** Opening and closing a connection's socket; the seam where transport security plugs in. */
+import { connect as netConnect, type OnReadOpts, type Socket } from 'node:net';
 
 export interface SocketTarget {
   host: string;
   port: number;
   /** Fails the attempt when the connection is not up within this time. */
   timeoutMs: number;
+  /**
+   * The connection's frame reader, to pass on as the `onread` option of `net.connect` or `tls.connect`: the socket
+   * then reads straight into the reader's memory (no copy of large responses) and emits no 'data' events. A
+   * factory that does not pass it on still works: the connection reads the socket's 'data' events instead.
+   */
+  onread?: OnReadOpts;
 }
 
 /**
@@ -14,9 +21,11 @@ export interface SocketTarget {
 export type SocketFactory = (target: SocketTarget) => Promise<Socket>;
 
 /** Plain TCP with Nagle off: requests are written in one vectored write each, so coalescing only adds latency. */
-export const tcpSocketFactory: SocketFactory = ({ host, port, timeoutMs }) =>
+export const tcpSocketFactory: SocketFactory = ({ host, port, timeoutMs, onread }) =>
   new Promise<Socket>((resolve, reject) => {
-    const socket = netConnect({ host, port, noDelay: true });
+    const socket = netConnect(
+      onread === undefined ? { host, port, noDelay: true } : { host, port, noDelay: true, onread },
+    );
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`connect timed out after ${timeoutMs} ms`));

@@ -110,9 +110,9 @@ export class FaultProxy {
   }
 
   /** Connect through the proxy: the connection goes to the listener for the address asked for. */
-  readonly socketFactory: SocketFactory = async ({ host, port, timeoutMs }) => {
+  readonly socketFactory: SocketFactory = async ({ host, port, timeoutMs, onread }) => {
     const listener = await this.listenerFor(`${host}:${port}`);
-    return tcpSocketFactory({ host: '127.0.0.1', port: listener.port, timeoutMs });
+    return tcpSocketFactory({ host: '127.0.0.1', port: listener.port, timeoutMs, onread });
   };
 
   /** The proxy's `host:port` for a broker address (a listener is opened if there is none yet). */

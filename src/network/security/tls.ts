@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { isIP, type OnReadOpts } from 'node:net';
 import {
   checkServerIdentity as defaultCheck,
   type ConnectionOptions as NodeTlsOptions,
@@ -105,12 +105,15 @@ export function explainAlert(message: string): string {
  * certificate chain and name are verified (both on by default). Connect timeout covers TCP and handshake.
  */
 export function tlsSocketFactory(config: TlsConfig, log?: SecurityLogger): SocketFactory {
-  return ({ host, port, timeoutMs }) =>
+  return ({ host, port, timeoutMs, onread }) =>
     new Promise((resolve, reject) => {
       const name = config.servername ?? host;
-      const options: NodeTlsOptions = {
+      // tls.connect takes net.connect's options too (its typings omit onread): the socket reads decrypted bytes
+      // straight into the connection's frame reader, on Node 20+, Bun and Deno alike.
+      const options: NodeTlsOptions & { onread?: OnReadOpts } = {
         host,
         port,
+        onread,
         // RFC 6066 forbids an IP address as SNI; the certificate is still checked against it.
         servername: isIP(name) === 0 ? name : undefined,
         ca: config.ca as NodeTlsOptions['ca'],

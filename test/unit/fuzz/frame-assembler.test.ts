@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../codecs/errors.js';
 import { FrameSizeError } from '../../../src/network/errors.js';
-import { FrameAssembler } from '../../../src/network/frame-assembler.js';
 import type { Rng } from '../../conformance/random.js';
+import { FRAME_PATHS, type FramePath } from '../network/frame-paths.js';
 import { bufferMemory } from './outcome.js';
 import { FUZZ_SCALE, fuzzRng } from './random.js';
 
 /**
- * The Connection's frame reader (FrameAssembler, driven here without a
- * socket) on random streams cut into random chunks: valid streams give back
+ * The Connection's frame readers (both read paths, driven here without a
+ * socket: test/unit/network/frame-paths.ts; the direct path with a scratch of
+ * random size, so frames are read both in the scratch and in place) on random
+ * streams cut into random chunks: valid streams give back
  * exactly their frames however they are split; a size prefix that is
  * negative or past the maximum, anywhere in the stream and split at any
  * byte, raises FrameSizeError before anything is allocated for it, after
@@ -40,24 +42,24 @@ function chunks(stream: Buffer, rand: Rng): Buffer[] {
   return out;
 }
 
-function feed(parts: Buffer[]): { frames: Buffer[]; error: unknown; buffered: number } {
+function feed(path: FramePath, parts: Buffer[], rand: Rng): { frames: Buffer[]; error: unknown; buffered: number } {
   const frames: Buffer[] = [];
-  const assembler = new FrameAssembler(MAX_FRAME, (f) => frames.push(Buffer.from(f)));
+  const reader = path.open(MAX_FRAME, (f) => frames.push(Buffer.from(f)), rand.between(8, 600));
   try {
-    for (const part of parts) assembler.push(part);
+    for (const part of parts) reader.feed(part);
   } catch (error) {
-    return { frames, error, buffered: assembler.bufferedBytes };
+    return { frames, error, buffered: reader.bufferedBytes };
   }
-  return { frames, error: undefined, buffered: assembler.bufferedBytes };
+  return { frames, error: undefined, buffered: reader.bufferedBytes };
 }
 
-describe('fuzzing the frame reader', () => {
+describe.each(FRAME_PATHS.map((p) => [p.name, p] as const))('fuzzing the frame reader, %s path', (_name, path) => {
   it('gives back exactly the frames of a valid stream, however it is chunked', () => {
     const rand = fuzzRng(0xf7a3e);
     for (let i = 0; i < STREAMS; i++) {
       const frames = randomFrames(rand);
       const stream = Buffer.concat(frames.flatMap((f) => [prefix(f.length), f]));
-      const result = feed(chunks(stream, rand));
+      const result = feed(path, chunks(stream, rand), rand);
       expect(result.error).toBeUndefined();
       expect(result.frames).toEqual(frames);
       expect(result.buffered).toBe(0);
@@ -74,7 +76,7 @@ describe('fuzzing the frame reader', () => {
       const badAt = stream.length - 12;
       for (let cut = Math.max(0, badAt - 2); cut <= badAt + 4; cut++) {
         const before = bufferMemory();
-        const result = feed([...chunks(stream.subarray(0, cut), rand), stream.subarray(cut)]);
+        const result = feed(path, [...chunks(stream.subarray(0, cut), rand), stream.subarray(cut)], rand);
         expect(result.error).toBeInstanceOf(FrameSizeError);
         expect(result.error).toBeInstanceOf(ProtocolError);
         expect((result.error as FrameSizeError).size).toBe(bad);
@@ -91,7 +93,7 @@ describe('fuzzing the frame reader', () => {
       const stream = rand.bytes(rand.between(0, 400));
       // Small plausible sizes now and then, so some frames complete.
       if (stream.length >= 4 && rand.chance(0.5)) stream.writeInt32BE(rand.between(0, stream.length - 4), 0);
-      const result = feed(chunks(stream, rand));
+      const result = feed(path, chunks(stream, rand), rand);
       if (result.error !== undefined) expect(result.error).toBeInstanceOf(FrameSizeError);
       for (const f of result.frames) expect(f.length).toBeLessThanOrEqual(MAX_FRAME);
       const handedOut = result.frames.reduce((n, f) => n + 4 + f.length, 0);

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import type { Socket } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../codecs/errors.js';
 import { ApiVersions } from '../../../protocol/apis/api-versions.js';
 import { provideCodecs } from '../../../protocol/codec.js';
@@ -11,6 +12,7 @@ import {
   RequestAbortedError,
   RequestTimeoutError,
 } from '../../../src/network/errors.js';
+import { type SocketFactory, tcpSocketFactory } from '../../../src/network/socket.js';
 import { FakeServer, type SeenRequest } from './fake-server.js';
 
 /** A flexible API that only this test speaks, to exercise request header v2 and response header v1. */
@@ -37,6 +39,57 @@ function markedBody(marker: number): Buffer {
   return FakeServer.apiVersionsBody(0, { apiKeys: [{ apiKey: marker, minVersion: 0, maxVersion: 0 }] });
 }
 
+/**
+ * The two ways a connection reads its socket (src/network/response-stream.ts), every test run on each: the socket
+ * reading straight into the frame reader (the default factory passes `onread` on), and 'data' chunks (a factory
+ * that does not). Each counts the bytes that came its way, so a test can tell which path carried them.
+ */
+interface ReadPathCase {
+  path: 'direct' | 'chunks';
+  bytes: { direct: number; chunks: number };
+  socketFactory: SocketFactory;
+}
+
+function readPathCase(path: ReadPathCase['path']): ReadPathCase {
+  const bytes = { direct: 0, chunks: 0 };
+  const socketFactory: SocketFactory = async (target) => {
+    if (path === 'chunks') {
+      const socket = await tcpSocketFactory({ ...target, onread: undefined });
+      socket.on('data', (chunk: Buffer) => {
+        bytes.chunks += chunk.length;
+      });
+      return socket;
+    }
+    const reads = target.onread!;
+    return tcpSocketFactory({
+      ...target,
+      onread: {
+        buffer: reads.buffer,
+        callback: (n, buffer) => {
+          bytes.direct += n;
+          return reads.callback(n, buffer);
+        },
+      },
+    });
+  };
+  return { path, bytes, socketFactory };
+}
+
+const READ_PATHS = [readPathCase('direct'), readPathCase('chunks')].map((c) => [c.path, c] as const);
+let readPath: ReadPathCase = READ_PATHS[0][1];
+
+function choosePath(c: ReadPathCase): void {
+  beforeEach(() => {
+    readPath = c;
+    c.bytes.direct = 0;
+    c.bytes.chunks = 0;
+  });
+  afterEach(() => {
+    // Never both: the first bytes fix the path.
+    expect(c.bytes[c.path === 'direct' ? 'chunks' : 'direct']).toBe(0);
+  });
+}
+
 const v0 = { version: 0 } as const;
 let servers: FakeServer[] = [];
 let connections: Connection[] = [];
@@ -47,7 +100,13 @@ async function setup(
 ): Promise<{ server: FakeServer; conn: Connection }> {
   const server = await FakeServer.start(handler);
   servers.push(server);
-  const conn = new Connection({ host: '127.0.0.1', port: server.port, negotiateVersions: false, ...options });
+  const conn = new Connection({
+    host: '127.0.0.1',
+    port: server.port,
+    negotiateVersions: false,
+    socketFactory: readPath.socketFactory,
+    ...options,
+  });
   connections.push(conn);
   await conn.connect();
   return { server, conn };
@@ -63,7 +122,15 @@ afterEach(async () => {
   connections = [];
 });
 
-describe('Connection transport', () => {
+describe.each(READ_PATHS)('Connection transport, %s read path', (_name, c) => {
+  choosePath(c);
+
+  it(`reads its responses by the ${c.path} path`, async () => {
+    const { conn } = await setup(answerMarked);
+    await conn.request(ApiVersions, {}, v0);
+    expect(c.bytes[c.path]).toBeGreaterThan(0);
+  });
+
   it('writes the size prefix, request header v1 and body, and reads the response', async () => {
     const { server, conn } = await setup(answerMarked, { clientId: 'my-app' });
     const res = await conn.request(ApiVersions, {}, v0);
@@ -119,6 +186,27 @@ describe('Connection transport', () => {
     const [a, b] = await Promise.all(pending);
     expect(a.apiKeys[0].apiKey).toBe(7);
     expect(b.apiKeys[0].apiKey).toBe(8);
+  });
+
+  it('reads a 1.2 MB response between small ones, many socket reads each, in step', async () => {
+    const { server, conn } = await setup();
+    const pending = [0, 1, 2].map(() => conn.request(ApiVersions, {}, v0));
+    const requests = await server.received(3);
+    const entries = 200_000;
+    const big = FakeServer.apiVersionsBody(0, {
+      apiKeys: Array.from({ length: entries }, (_, i) => ({ apiKey: i & 0x7fff, minVersion: 0, maxVersion: i >> 15 })),
+    });
+    const bytes = Buffer.concat([
+      FakeServer.frame(requests[0].correlationId, markedBody(5)),
+      FakeServer.frame(requests[1].correlationId, big),
+      FakeServer.frame(requests[2].correlationId, markedBody(6)),
+    ]);
+    for (let i = 0; i < bytes.length; i += 300_000) requests[0].socket.write(bytes.subarray(i, i + 300_000));
+    const [a, b, d] = await Promise.all(pending);
+    expect(a.apiKeys[0].apiKey).toBe(5);
+    expect(b.apiKeys).toHaveLength(entries);
+    expect(b.apiKeys[entries - 1]).toEqual({ apiKey: (entries - 1) & 0x7fff, minVersion: 0, maxVersion: 6 });
+    expect(d.apiKeys[0].apiKey).toBe(6);
   });
 
   it('times a request out, keeps the connection, and drops the late response', async () => {
@@ -201,7 +289,27 @@ describe('Connection transport', () => {
   });
 });
 
-describe('Connection failures', () => {
+describe('Connection read paths', () => {
+  it('fails the connection, as not retriable, when a socket delivers bytes both through onread and as data', async () => {
+    let socket: Socket | undefined;
+    const { conn } = await setup(answerMarked, {
+      socketFactory: async (target) => {
+        socket = await tcpSocketFactory(target);
+        return socket;
+      },
+    });
+    await conn.request(ApiVersions, {}, v0);
+    const closed = new Promise<ConnectionError>((resolve) => conn.once('close', resolve));
+    socket!.emit('data', FakeServer.frame(0, markedBody(1)));
+    const reason = await closed;
+    expect(reason.message).toMatch(/both through onread and as 'data' events/);
+    expect(reason.retriable).toBe(false);
+  });
+});
+
+describe.each(READ_PATHS)('Connection failures, %s read path', (_name, c) => {
+  choosePath(c);
+
   async function failureOf(reply: (req: SeenRequest) => void): Promise<{ err: ConnectionError; conn: Connection }> {
     const { conn } = await setup(reply);
     const err = await conn.request(ApiVersions, {}, v0).catch((e) => e);
@@ -234,6 +342,7 @@ describe('Connection failures', () => {
       host: '127.0.0.1',
       port: server.port,
       negotiateVersions: false,
+      socketFactory: c.socketFactory,
       maxResponseBytes: 8,
     });
     connections.push(conn);
@@ -263,6 +372,19 @@ describe('Connection failures', () => {
       expect(err.retriable).toBe(true);
       expect(err.message).toMatch(/closed by the broker in the middle of a response \(9 bytes/);
     }
+  });
+
+  it('counts the bytes received of a large response cut off mid-frame', async () => {
+    const { server, conn } = await setup();
+    const pending = conn.request(ApiVersions, {}, v0);
+    const [req] = await server.received(1);
+    const big = FakeServer.apiVersionsBody(0, {
+      apiKeys: Array.from({ length: 100_000 }, (_, i) => ({ apiKey: i & 0x7fff, minVersion: 0, maxVersion: 0 })),
+    });
+    req.socket.end(FakeServer.frame(req.correlationId, big).subarray(0, 250_001));
+    const err = await pending.catch((e) => e);
+    expect(err).toBeInstanceOf(ConnectionError);
+    expect(err.message).toMatch(/closed by the broker in the middle of a response \(250001 bytes/);
   });
 
   it('fails pending requests when the socket is reset', async () => {

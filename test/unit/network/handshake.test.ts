@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Connection } from '../../../src/network/connection.js';
 import { ConnectionError, NotKafkaBrokerError } from '../../../src/network/errors.js';
 import { foreignProtocol } from '../../../src/network/handshake.js';
+import { type SocketFactory, tcpSocketFactory } from '../../../src/network/socket.js';
 import { FakeServer } from './fake-server.js';
 
 let cleanup: Array<() => Promise<void>> = [];
@@ -10,10 +11,13 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function connectError(answer: (correlationId: number) => Buffer): Promise<unknown> {
+async function connectError(
+  answer: (correlationId: number) => Buffer,
+  socketFactory?: SocketFactory,
+): Promise<unknown> {
   const server = await FakeServer.start((req) => req.socket.write(answer(req.correlationId)));
   cleanup.push(() => server.close());
-  const conn = new Connection({ host: '127.0.0.1', port: server.port, requestTimeoutMs: 2_000 });
+  const conn = new Connection({ host: '127.0.0.1', port: server.port, requestTimeoutMs: 2_000, socketFactory });
   const err = await conn.connect().catch((e) => e);
   expect(conn.isClosed).toBe(true);
   return err;
@@ -33,8 +37,14 @@ describe('the handshake', () => {
     expect((err as ConnectionError).retriable).toBe(true);
   });
 
-  it('an HTTP server is "not a Kafka broker", not an oversized response', async () => {
-    const err = await connectError(() => Buffer.from('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n'));
+  // Both read paths (src/network/response-stream.ts): the default factory's onread, and 'data' chunks.
+  const chunksOnly: SocketFactory = (target) => tcpSocketFactory({ ...target, onread: undefined });
+  it.each([
+    ['direct', undefined],
+    ['chunks', chunksOnly],
+  ])('an HTTP server is "not a Kafka broker", not an oversized response (%s read path)', async (_path, factory) => {
+    const http = () => Buffer.from('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
+    const err = await connectError(http, factory);
     expect(err).toBeInstanceOf(NotKafkaBrokerError);
     expect((err as Error).message).toMatch(/not a Kafka broker: it answered with text beginning "HTTP"/);
     expect((err as NotKafkaBrokerError).retriable).toBe(false);

@@ -1,0 +1,75 @@
+/**
+ * What only the direct path does (src/network/direct-reader.ts): the socket reads into a reused scratch and every
+ * frame found there is copied out, so a frame handed out never shares the scratch; a frame larger than the scratch
+ * is read in place, the socket writing into the frame itself. The rest: frame-readers.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { DirectFrameReader } from '../../../src/network/direct-reader.js';
+import { FrameSizeError } from '../../../src/network/errors.js';
+import { framed } from './frame-paths.js';
+
+/** Plays the kernel: writes `chunk` into the reader's buffers, one read per buffer, and notes each buffer. */
+function socketReads(reader: DirectFrameReader, chunk: Buffer, buffers: Buffer[] = []): Buffer[] {
+  for (let at = 0; at < chunk.length; ) {
+    const into = reader.nextBuffer();
+    buffers.push(into);
+    const n = chunk.copy(into, 0, at);
+    at += n;
+    reader.read(n);
+  }
+  return buffers;
+}
+
+describe('DirectFrameReader', () => {
+  it('copies frames out of the scratch: a frame handed out keeps its bytes when the scratch is read into again', () => {
+    const frames: Buffer[] = [];
+    const reader = new DirectFrameReader(1 << 20, (f) => frames.push(f), 64);
+    const first = [Buffer.from('one'), Buffer.alloc(20, 1)];
+    const buffers = socketReads(reader, framed(...first));
+    const scratch = buffers[0].buffer;
+    socketReads(reader, framed(Buffer.alloc(50, 0xee), Buffer.alloc(3, 0xdd)), buffers);
+    // Every read went to the same scratch, and no frame is a view of it.
+    expect(buffers.every((b) => b.buffer === scratch)).toBe(true);
+    expect(frames.some((f) => f.buffer === scratch)).toBe(false);
+    expect(frames).toEqual([...first, Buffer.alloc(50, 0xee), Buffer.alloc(3, 0xdd)]);
+  });
+
+  it('reads a frame larger than the scratch in place: the socket writes into the frame, we copy only the first read', () => {
+    const frames: Buffer[] = [];
+    const reader = new DirectFrameReader(16 << 20, (f) => frames.push(f), 64 * 1024);
+    const giant = Buffer.alloc(8 << 20);
+    for (let i = 0; i < giant.length; i += 997) giant[i] = i & 0xff;
+    const stream = framed(Buffer.from('small'), giant, Buffer.from('after'));
+    const buffers: Buffer[] = [];
+    // The kernel has the whole response ready: each read fills the buffer it is given.
+    socketReads(reader, stream, buffers);
+    expect(frames).toHaveLength(3);
+    expect(frames[1].equals(giant)).toBe(true);
+    expect(frames[1].buffer.byteLength).toBe(giant.length);
+    // First read: the scratch (the small frame, the giant's prefix and first bytes, copied once into the frame).
+    // Second read: the rest of the giant frame, straight into its own memory. Then the scratch again.
+    expect(buffers).toHaveLength(3);
+    expect(buffers[1].buffer).toBe(frames[1].buffer);
+    expect(buffers[1].byteOffset).toBe(64 * 1024 - 4 - 5 - 4);
+    expect(buffers[1].length).toBe(giant.length - buffers[1].byteOffset);
+    expect(buffers[2].buffer).toBe(buffers[0].buffer);
+    expect(frames[2]).toEqual(Buffer.from('after'));
+  });
+
+  it('gives the socket a buffer to read into after a refused size prefix (it asks for one after every read)', () => {
+    const reader = new DirectFrameReader(1024, () => {});
+    const into = reader.nextBuffer();
+    into.writeInt32BE(-1, 0);
+    expect(() => reader.read(4)).toThrow(FrameSizeError);
+    expect(reader.nextBuffer().length).toBeGreaterThan(0);
+  });
+
+  it('reads into a 64 KiB scratch by default, the size of a Node socket read', () => {
+    const reader = new DirectFrameReader(1024, () => {});
+    expect(reader.nextBuffer().length).toBe(64 * 1024);
+  });
+
+  it('refuses a scratch too small to hold a size prefix whatever its position', () => {
+    expect(() => new DirectFrameReader(1024, () => {}, 7)).toThrow(RangeError);
+  });
+});
