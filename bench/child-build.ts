@@ -16,10 +16,18 @@
  * node_modules from there. A bundle lives elsewhere than its sources, so each source file's `import.meta.url`
  * is replaced by that file's own URL at build time: children that read or write files relative to
  * themselves (bench/decode.ts writes bench/results/decode.md) still find them.
+ *
+ * tidemark's source goes into a module of its own (esbuild's code splitting, with the repository's src/index.ts
+ * as a second entry point), not into the child's module. In one bundle, the top-level code of every module is
+ * one function; with tidemark's generated codecs that function is past V8's limit for optimised code (about
+ * 60 KB of bytecode), so a child whose hot loop sits at its top level (bench/clients/tidemark-fetch.ts) ran that
+ * loop unoptimised: an iterator object per record, 10-15 % more CPU per record (measured in
+ * bench/results/regression.md). Split off, the child's top level is its own few lines, as under tsx, where every
+ * module was loaded on its own.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
@@ -84,23 +92,28 @@ export function compiledChild(script: string): Promise<string> {
   if (bundle === undefined) {
     bundle = (async () => {
       const root = packageRoot(script);
-      const outfile = join(outDir(root), `${relative(root, script).replaceAll('/', '-').replace(/\.ts$/, '')}.mjs`);
+      const name = relative(root, script).replaceAll('/', '-').replace(/\.ts$/, '');
+      const outdir = join(outDir(root), name);
+      const library = join(root, 'src', 'index.ts');
       try {
         await build({
-          entryPoints: [script],
+          entryPoints: existsSync(library) ? [script, library] : [script],
+          entryNames: '[name]',
+          outExtension: { '.js': '.mjs' },
+          splitting: true,
           bundle: true,
           platform: 'node',
           format: 'esm',
           target: 'node20',
           packages: 'external',
-          outfile,
+          outdir,
           plugins: [sourceUrls],
           logLevel: 'silent',
         });
       } catch (e) {
         throw new Error(`could not compile the bench child ${script}: ${(e as Error).message.split('\n')[0]}`);
       }
-      return outfile;
+      return join(outdir, `${basename(script, '.ts')}.mjs`);
     })();
     bundles.set(script, bundle);
   }

@@ -1,11 +1,12 @@
 /**
  * How the bench starts its Node children (bench/child-build.ts): compiled to one JavaScript file run by bare
- * node, no tsx loader and no keepNames wrapping, tidemark's source bundled in and npm packages left external,
- * and `import.meta.url` still naming the source file (children read and write files relative to themselves).
+ * node, no tsx loader and no keepNames wrapping, tidemark's source bundled in a module of its own (not in the
+ * child's top-level function) and npm packages left external, and `import.meta.url` still naming the source
+ * file (children read and write files relative to themselves).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { childCommand, compiledChild, removeCompiledChildren } from '../../../bench/child-build.js';
@@ -22,12 +23,18 @@ describe('bench children, compiled', () => {
     expect(cmd).toBe(process.execPath);
     expect(args).toEqual([bundle, 'extra']);
     expect(bundle.startsWith(join(REPO, '.tidemark', 'bench-children-'))).toBe(true);
-    expect(bundle.endsWith('test-unit-bench-fixtures-compiled-child.mjs')).toBe(true);
+    expect(bundle.endsWith(join('test-unit-bench-fixtures-compiled-child', 'compiled-child.mjs'))).toBe(true);
     // Built once per process: the second ask gets the same file.
     expect(await compiledChild(FIXTURE)).toBe(bundle);
 
-    const text = readFileSync(bundle, 'utf8');
-    expect(text).toContain('function crc32cReference'); // tidemark's source is in the bundle
+    const entry = readFileSync(bundle, 'utf8');
+    const dir = dirname(bundle);
+    const text = readdirSync(dir)
+      .map((file) => readFileSync(join(dir, file), 'utf8'))
+      .join('\n');
+    expect(text).toContain('function crc32cReference'); // tidemark's source is compiled in
+    expect(entry).not.toContain('function crc32cReference'); // but not into the child's own module
+    expect(entry).toMatch(/from "\.\/chunk-[\w-]+\.mjs"/);
     expect(text).toMatch(/from "crc-32\/crc32c\.js"/); // the npm package is not
     expect(text).not.toContain('__name('); // no keepNames wrappers
 
