@@ -1,4 +1,4 @@
-import { decodeCheckedHeaders, type RecordHeader } from './headers.js';
+import { decodeCheckedHeaders, type RecordHeader, UndecodedHeaders } from './headers.js';
 
 /** Bits of a RecordBatch v2 `attributes` int16 (legacy messages use the first four). */
 export const BatchAttributes = {
@@ -39,15 +39,6 @@ export const NO_TIMESTAMP = -1;
 
 export { EMPTY_HEADERS, type RecordHeader } from './headers.js';
 
-/** A record's header section, checked by the decoder but not yet decoded (KafkaRecord's `headers`). */
-class UndecodedHeaders {
-  constructor(
-    readonly source: Buffer,
-    /** Where the section starts in `source`; stored as -1 - start once it has been read once. */
-    public at: number,
-  ) {}
-}
-
 /**
  * One consumed record. Per record the decoder stores numbers and two views
  * only: the exact int64 offset is the batch's `baseOffset` (one bigint
@@ -79,16 +70,14 @@ export class KafkaRecord {
     /** Views into the fetched (or decompressed) bytes, no copies; null when the length was -1. */
     readonly key: Buffer | null,
     readonly value: Buffer | null,
-    headers: readonly RecordHeader[],
     /**
-     * The buffer holding the record's header section (checked by the decoder, decoded on first read), or
-     * null when `headers` are the headers. No view is made for it: the buffer is the batch's, shared.
+     * The headers, or (from the decoder, for a record that has some: an UndecodedHeaders, written out here so
+     * the public type names no internal class) where their checked bytes are, decoded on first read. The
+     * constructor only stores it, so the decoder's hot loop can inline it.
      */
-    headerSource: Buffer | null = null,
-    /** Where that section (count first) starts in `headerSource`. */
-    headerAt = 0,
+    headers: readonly RecordHeader[] | { readonly source: Buffer; at: number },
   ) {
-    this.headerState = headerSource === null ? headers : new UndecodedHeaders(headerSource, headerAt);
+    this.headerState = headers;
   }
 
   /**
