@@ -1,5 +1,6 @@
 import { viewOf } from './buffer-view.js';
 import { CorruptRecordError, type RecordsContext } from './errors.js';
+import { UndecodedHeaders } from './headers.js';
 import { EMPTY_HEADERS, KafkaRecord } from './types.js';
 
 /**
@@ -203,7 +204,10 @@ export function decodeRecordsV2(
     const value = valueLen < 0 ? null : viewOf(ab, base + valueStart, valueLen);
     // Headers stay bytes until read (most consumers never look at them): the record keeps where they start.
     if (b === 0) out.push(new KafkaRecord(baseOffset, offsetDelta, timestamp, key, value, EMPTY_HEADERS));
-    else out.push(new KafkaRecord(baseOffset, offsetDelta, timestamp, key, value, EMPTY_HEADERS, buf, headersStart));
+    else
+      out.push(
+        new KafkaRecord(baseOffset, offsetDelta, timestamp, key, value, new UndecodedHeaders(buf, headersStart)),
+      );
   }
   if (p !== end) corrupt(ctx, `${end - p} bytes left after the batch's ${count} records`, p);
 }

@@ -16,6 +16,19 @@ export interface RecordHeader {
 
 export const EMPTY_HEADERS: readonly RecordHeader[] = Object.freeze([]);
 
+/**
+ * A record's header section, checked by the decoder but not yet decoded: made only for records that have
+ * headers, so a record without them carries one field for its headers (KafkaRecord's `headers`).
+ */
+export class UndecodedHeaders {
+  constructor(
+    /** The batch's buffer holding the section (shared, no view made). */
+    readonly source: Buffer,
+    /** Where the section (count first) starts in `source`; stored as -1 - start once it has been read once. */
+    public at: number,
+  ) {}
+}
+
 /** Where readVarint left the position (a module slot beats returning a pair). */
 let varEnd = 0;
 
