@@ -18,6 +18,7 @@
  * today's as "before" rows.
  *
  *   npx tsx bench/decompress.ts [--baseline <ref>]   (Node 20 and Node 24; writes bench/results/decompress.md)
+ *   DECOMPRESS_ROUNDS=31 DECOMPRESS_ONLY='64 KiB,decode' npx tsx bench/decompress.ts ...   (fewer variants, more rounds)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +33,8 @@ import { currentNode, node24 } from './clients/process.js';
 import { benchKey, benchValue } from './load.js';
 
 const ROUNDS = Number(process.env.DECOMPRESS_ROUNDS ?? 15);
+/** Only variants whose name contains one of these (comma-separated), e.g. `64 KiB,decode`; all when unset. */
+const ONLY = (process.env.DECOMPRESS_ONLY ?? '').split(',').filter((x) => x !== '');
 const ROUND_MS = 60;
 const SIZES: Array<[number, string]> = [
   [16 * 1024, '16 KiB'],
@@ -202,6 +205,8 @@ async function child(fixtureFile: string, baselineRef: string | undefined): Prom
     variants.push(...variantsFor(fx, base.codecs, `before (${sha})`));
   }
   variants.push(...variantsFor(fx, { decompress, decodeRecords }, 'now'));
+  if (ONLY.length > 0)
+    variants.splice(0, variants.length, ...variants.filter((v) => ONLY.some((o) => v.name.includes(o))));
   const cpu: number[][] = variants.map(() => []);
   const wall: number[][] = variants.map(() => []);
   for (let r = 0; r <= ROUNDS; r++) {
@@ -291,7 +296,7 @@ async function main(): Promise<void> {
     '',
     `${process.arch}, ${cpus().length} x ${cpus()[0]?.model.trim() ?? '?'}; load average ${loadStart.join(' / ')} (1 / 5 / 15 min)`,
     `at start, ${loadEnd.join(' / ')} at the end; \`npx tsx bench/decompress.ts${baselineRef === undefined ? '' : ` --baseline ${baselineRef}`}\`; ${new Date().toISOString().slice(0, 10)}.`,
-    `One process per Node, ${ROUNDS} rounds after a warm-up round; in each round every variant runs ${ROUND_MS} ms of CPU`,
+    `${ONLY.length > 0 ? `Variants named with ${ONLY.map((o) => `"${o}"`).join(' or ')} only. ` : ''}One process per Node, ${ROUNDS} rounds after a warm-up round; in each round every variant runs ${ROUND_MS} ms of CPU`,
     'time, in an order rotated round by round. MB/s are 10^6 decompressed bytes per CPU second (user + system of',
     'the process, so garbage collection on helper threads counts), median and min–max over the rounds; wall beside it.',
     '"decode" rows are records per CPU second of decodeRecords (CRC-32C on) over a 1 MiB fetch response of',
