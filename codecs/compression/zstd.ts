@@ -2,7 +2,6 @@ import * as zlib from 'node:zlib';
 import { Decompress, decompress as fzstdDecompress } from 'fzstd';
 import { CompressionError, DecompressionLimitError, UnsupportedCompressionError } from './errors.js';
 import { translateZlibError } from './gzip.js';
-import { commitOutput, reserveOutput } from './output-slab.js';
 import { scanZstdFrames, windowDescriptorFor, type ZstdFrame } from './zstd-frames.js';
 import { zstdDecodeFrameNative } from './zstd-native.js';
 
@@ -84,16 +83,19 @@ function wrap(err: unknown): Error {
 function decodeFrameJs(data: Uint8Array, frame: ZstdFrame, limit: number): Uint8Array {
   const bytes = data.subarray(frame.start, frame.end);
   if (frame.contentSize > 0) {
-    // Declared size (checked against the limit and the blocks): fzstd decodes into an exact slab reservation,
-    // zero-filled first because fzstd does not say how much it wrote, so a frame short of its declared size
-    // shows zeros, never stale memory. (A declared 0 would make fzstd allocate the window: the streamed path.)
-    const out = reserveOutput(frame.contentSize).fill(0);
+    // Declared size (checked against the limit and the blocks): fzstd allocates exactly that and decodes in place.
+    // (A declared 0 would make fzstd fall back to allocating the window, so it takes the streamed path.)
+    // Not into the output slab: fzstd's path for a caller's buffer measured 0.6-0.9x of this one.
+    let out: Uint8Array;
     try {
-      fzstdDecompress(bytes, out);
+      out = fzstdDecompress(bytes);
     } catch (err) {
       throw wrap(err);
     }
-    return commitOutput(out, frame.contentSize);
+    if (out.length !== frame.contentSize) {
+      throw new CompressionError('zstd', `frame declared ${frame.contentSize} bytes but held ${out.length}`);
+    }
+    return out;
   }
   return decodeStreamedFrameJs(bytes, frame, limit);
 }
