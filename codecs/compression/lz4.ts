@@ -1,5 +1,6 @@
 import { CompressionError, DecompressionLimitError } from './errors.js';
 import { LZ4_OUTPUT_OVERFLOW, lz4BlockBound, lz4CompressBlock, lz4DecompressBlock } from './lz4-block.js';
+import { commitOutput, reserveOutput } from './output-slab.js';
 import { xxhash32 } from './xxhash32.js';
 
 /**
@@ -69,7 +70,11 @@ function readFrameHeader(data: Uint8Array, start: number, ignoreHeaderChecksum: 
   return { flg, maxBlockSize: 1 << (2 * blockSizeId + 8), contentSize, dataStart: pos + 1 };
 }
 
-/** Output buffer that starts at a bounded estimate and grows, never past the limit. */
+/**
+ * Output buffer that starts at an upper bound from the first frame's block
+ * headers (reserved in the output slab, and only what is used is taken) and
+ * grows, never past the limit, when later concatenated frames need more.
+ */
 class Output {
   buf: Buffer;
   length = 0;
@@ -78,14 +83,15 @@ class Output {
     initial: number,
     readonly limit: number,
   ) {
-    this.buf = Buffer.allocUnsafe(Math.min(initial, limit));
+    this.buf = reserveOutput(Math.min(initial, limit));
   }
 
   /** Makes room for `n` more bytes where the limit allows; returns the usable end. */
   reserve(n: number): number {
     const want = Math.min(this.length + n, this.limit);
     if (want > this.buf.length) {
-      const next = Buffer.allocUnsafe(Math.min(Math.max(want, this.buf.length * 2), this.limit));
+      // Not from the slab: the current buffer may still be the slab's open reservation.
+      const next = Buffer.allocUnsafeSlow(Math.min(Math.max(want, this.buf.length * 2), this.limit));
       this.buf.copy(next, 0, 0, this.length);
       this.buf = next;
     }
@@ -183,7 +189,7 @@ export function lz4Decompress(data: Uint8Array, limit: number, options: Lz4Decom
     pos = decodeFrame(data, pos, out, options.ignoreHeaderChecksum === true);
   }
   if (out === undefined) fail('no lz4 frame in the input');
-  return out.buf.subarray(0, out.length);
+  return commitOutput(out.buf, out.length);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { compress as snappyBlockCompress } from 'snappyjs';
 import { CompressionError, DecompressionLimitError } from './errors.js';
+import { commitOutput, reserveOutput } from './output-slab.js';
 import { decodeSnappyElements, readSnappyBlockHeader } from './snappy-block.js';
 
 /**
@@ -70,19 +71,19 @@ export function snappyDecompress(data: Uint8Array, limit: number): Buffer {
   if (!hasXerialMagic(data, 0)) return snappyDecompressRaw(data, limit);
   if (data.length < XERIAL_HEADER_SIZE) throw new CompressionError('snappy', 'truncated xerial header');
   const { blocks, total } = scanXerialBlocks(data, limit);
-  const out = Buffer.allocUnsafe(total);
+  const out = reserveOutput(total);
   let d = 0;
   for (const block of blocks) d = decodeSnappyElements(data, block.dataStart, block.end, out, d, block.length);
-  return out;
+  return commitOutput(out, total);
 }
 
 /** One raw Snappy block, its declared length checked against the limit before allocating. */
 export function snappyDecompressRaw(data: Uint8Array, limit: number): Buffer {
   const header = readSnappyBlockHeader(data, 0, data.length);
   if (header.length > limit) throw new DecompressionLimitError('snappy', limit, `declared ${header.length} bytes`);
-  const out = Buffer.allocUnsafe(header.length);
+  const out = reserveOutput(header.length);
   decodeSnappyElements(data, header.dataStart, data.length, out, 0, header.length);
-  return out;
+  return commitOutput(out, header.length);
 }
 
 /** Compresses into the xerial stream, 32 KiB per block, as Kafka's Java producer does. */
