@@ -73,6 +73,8 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
    */
   assign(partitions: readonly TopicPartition[]): void {
     this.unassigned = this.reassign(partitions, false);
+    // In the background: a failure there (a throwing warning listener) is the close's or unsubscribe()'s to see.
+    this.unassigned.catch(() => {});
   }
 
   /** assign(), returning when the dropped partitions are let go; `notInHand`: do not wait for the caller's batch. */
