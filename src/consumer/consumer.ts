@@ -18,10 +18,11 @@ import { ConsumerClosedError } from './errors.js';
 import type { ConsumerEventMap } from './events.js';
 import { createGroupMembership } from './group/create-membership.js';
 import type { GroupMembership, RebalanceListener, Subscription } from './group/membership.js';
-import { groupListener, releaseUnheld } from './group-listener.js';
+import { awaitHandlers, groupListener, releaseUnheld, warnUnfinished } from './group-listener.js';
 import type { ConsumerMetrics, PartitionLag } from './metrics.js';
 import type { ConsumerOptions, ResolvedConsumerOptions } from './options.js';
 import type { SeekTarget } from './position-control.js';
+import type { PartitionState } from './positions.js';
 import { BatchIterator, RecordIterator } from './records-iterator.js';
 
 export interface WaitOptions {
@@ -43,6 +44,8 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
   private mode: 'none' | 'manual' | 'group' = 'none';
   private closing: Promise<void> | undefined;
   private unsubscribing = false;
+  /** Settles once the partitions a manual assign() dropped are committed and let go. */
+  private unassigned: Promise<void> = Promise.resolve();
   private autoCommitTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -62,8 +65,20 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     this.commits = this.parts.commits;
   }
 
-  /** Reads exactly these partitions (replacing any earlier assignment); processed offsets of the dropped ones are committed first. */
+  /**
+   * Reads exactly these partitions (replacing any earlier assignment). The dropped ones go as in a group's revoke:
+   * nothing more of them is handed out, the batch in hand and the running `processBatches` handlers of them are
+   * awaited (up to `revokeTimeoutMs`; one still running then is reported by a `warning` event), and what was
+   * processed of them is committed; all of that in the background (`unsubscribe()` awaits it).
+   */
   assign(partitions: readonly TopicPartition[]): void {
+    this.unassigned = this.reassign(partitions, false);
+    // In the background: a failure there (a throwing warning listener) is the close's or unsubscribe()'s to see.
+    this.unassigned.catch(() => {});
+  }
+
+  /** assign(), returning when the dropped partitions are let go; `notInHand`: do not wait for the caller's batch. */
+  private reassign(partitions: readonly TopicPartition[], notInHand: boolean): Promise<void> {
     this.checkOpen();
     if (this.mode === 'group') throw new TidemarkError('assign() cannot be used while subscribed to a group');
     this.mode = 'manual';
@@ -71,22 +86,43 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     const wanted = new Set(partitions.map((p) => partitionKey(p.topic, p.partition)));
     const dropped = [...positions.all()].filter((s) => !wanted.has(s.key) && s.phase !== 'revoking');
     for (const s of dropped) fetcher.revoke(s);
-    if (dropped.length > 0 && this.options.autoCommit) {
-      // Queued while the states still count as owned; a failure is reported as a commit-failed event.
-      const offsets = this.commits.processedOffsets((s) => dropped.includes(s));
-      this.commits.commit(offsets, 'unassign', { wait: false }).catch(() => {});
-    }
-    void this.commits.flush().then(async () => {
-      for (const s of dropped) if (positions.get(s.topic, s.partition) === s) positions.remove(s.topic, s.partition);
-      await this.releaseStore(dropped.map((s) => s.topic));
-    });
+    const unassigning = Promise.all([this.unassigned, this.unassign(dropped, notInHand)]).then(() => {});
     for (const p of partitions) {
       const s = positions.get(p.topic, p.partition);
-      if (s?.phase === 'revoking') positions.remove(p.topic, p.partition);
+      if (s?.phase === 'revoking') {
+        // Back before its drop finished: what was processed of it is queued now, as it goes for a fresh lookup.
+        this.commitProcessed((x) => x === s);
+        positions.remove(p.topic, p.partition);
+      }
       positions.add(p.topic, p.partition);
     }
     this.startAutoCommit();
     fetcher.wake();
+    return unassigning;
+  }
+
+  /**
+   * Lets go of manually assigned partitions as a group's revoke does (group-listener.ts): their handlers are
+   * awaited (bounded, reported when given up), what they processed is committed, then their states are dropped.
+   */
+  private async unassign(dropped: readonly PartitionState[], notInHand: boolean): Promise<void> {
+    if (dropped.length === 0) return;
+    const { positions, delivery } = this.parts;
+    const leaving = new Set(dropped);
+    // unsubscribe() may be awaited inside the loop holding that batch: it would only wait on itself.
+    const inHand = notInHand ? delivery.inHand?.state : undefined;
+    await awaitHandlers(this.parts.listenerContext(), (s) => leaving.has(s) && s !== inHand, 'assign()');
+    this.commitProcessed((s) => leaving.has(s));
+    await this.commits.flush();
+    for (const s of dropped) if (positions.get(s.topic, s.partition) === s) positions.remove(s.topic, s.partition);
+    await this.releaseStore(dropped.map((s) => s.topic));
+  }
+
+  /** Queues (auto-commit) the processed offsets of these partitions; a failure is reported as a commit-failed event. */
+  private commitProcessed(filter: (s: PartitionState) => boolean): void {
+    if (!this.options.autoCommit) return;
+    const offsets = this.commits.processedOffsets(filter);
+    this.commits.commit(offsets, 'unassign', { wait: false }).catch(() => {});
   }
 
   /** Joins the group and reads what it assigns; resolves once the first assignment is in. Needs `groupId`. */
@@ -144,7 +180,11 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
         this.unsubscribing = false;
         this.membership = undefined;
       }
-    } else this.assign([]);
+    } else if (this.mode === 'manual') {
+      const unassigning = this.reassign([], true);
+      this.unassigned = unassigning;
+      await abortable(unassigning, options.signal);
+    }
     this.mode = 'none';
   }
 
@@ -317,11 +357,9 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     // processBatches' running handlers finish before the commit (no new batch starts once closing), bounded as a
     // revoke is: what is still running then is not committed, and said so.
     const { revokeTimeoutMs } = this.options;
-    for (const b of await delivery.awaitInFlight(revokeTimeoutMs, signal)) {
-      const from = b.records[0]?.offset;
-      const message = `close went on without the handler of ${b.topic}-${b.partition} (still running after ${revokeTimeoutMs} ms): its batch (from offset ${from}) is not committed past what it acknowledged, and will be read again`;
-      this.emit('warning', { message, error: undefined, topic: b.topic, partition: b.partition });
-    }
+    warnUnfinished(this.parts.listenerContext(), await delivery.awaitInFlight(revokeTimeoutMs, signal), 'close');
+    // Partitions an assign() dropped are committed and let go first (their handlers were awaited just now).
+    await abortable(this.unassigned, signal).catch(() => {});
     let commitError: unknown;
     if (this.options.autoCommit) {
       const offsets = this.commits.processedOffsets();

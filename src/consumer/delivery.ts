@@ -203,6 +203,8 @@ export class Delivery {
       this.inFlight.delete(batch);
       this.givenUp.add(batch);
     }
+    // A re-assignment waiting for them goes on too (its partitions are committed by the close).
+    if (unfinished.length > 0) this.settled();
     return unfinished;
   }
 
@@ -264,10 +266,14 @@ export class Delivery {
     return new Promise((resolve) => this.idleWaiters.push({ matches, resolve }));
   }
 
+  /** The batches of `matches` in hand or in flight: what a revoke that went on without them reports. */
+  held(matches: (state: PartitionState) => boolean): DeliveredBatch[] {
+    const all = this.current === undefined ? [...this.inFlight] : [this.current, ...this.inFlight];
+    return all.filter((batch) => matches(batch.state));
+  }
+
   private holds(matches: (state: PartitionState) => boolean): boolean {
-    if (this.current !== undefined && matches(this.current.state)) return true;
-    for (const batch of this.inFlight) if (matches(batch.state)) return true;
-    return false;
+    return this.held(matches).length > 0;
   }
 
   /**

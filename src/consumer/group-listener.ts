@@ -1,7 +1,7 @@
 import type { TopicPartition } from '../cluster/partition-errors.js';
 import type { OffsetStore } from '../offsets/offset-store.js';
 import type { CommitEngine } from './commit-engine.js';
-import type { Delivery } from './delivery.js';
+import type { DeliveredBatch, Delivery } from './delivery.js';
 import type { EventSink } from './events.js';
 import type { Fetcher } from './fetch/fetcher.js';
 import type { GroupMembership, RebalanceListener } from './group/membership.js';
@@ -69,11 +69,7 @@ export function groupListener(ctx: GroupListenerContext): RebalanceListener {
       const revoked = new Set(states);
       // Not fetched or delivered from now on; the state stays until its commits are done.
       for (const s of states) if (s.phase !== 'revoking') ctx.fetcher.revoke(s);
-      if (!ctx.leaving())
-        await withTimeout(
-          ctx.delivery.whenSettled((s) => revoked.has(s)),
-          ctx.revokeTimeoutMs,
-        );
+      if (!ctx.leaving()) await awaitHandlers(ctx, (s) => revoked.has(s), 'the revoke');
       if (ctx.autoCommit) {
         const offsets = ctx.commits.processedOffsets((s) => revoked.has(s));
         // A failure is reported by the engine's commit-failed event; the rebalance goes on regardless.
@@ -138,12 +134,39 @@ export async function releaseUnheld(
   });
 }
 
-function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    promise.then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
+/**
+ * Waits, up to `revokeTimeoutMs`, for the batches of `matches` the application holds (the one in hand, the
+ * running processBatches handlers), so that what they finish is committed; those still held then are reported
+ * by `warning` events (`step` names who went on without them: a revoke, a re-assignment).
+ */
+export async function awaitHandlers(
+  ctx: Pick<GroupListenerContext, 'delivery' | 'revokeTimeoutMs' | 'emit'>,
+  matches: (state: PartitionState) => boolean,
+  step: string,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ctx.revokeTimeoutMs);
   });
+  await Promise.race([ctx.delivery.whenSettled(matches), timeout]);
+  clearTimeout(timer);
+  warnUnfinished(ctx, ctx.delivery.held(matches), step);
+}
+
+/**
+ * Says, per batch, that `step` went on without its handler: the partition's first unprocessed offset (the
+ * batch's first record, or past it as far as it acknowledged) is what gets committed, so it is read again.
+ */
+export function warnUnfinished(
+  ctx: Pick<GroupListenerContext, 'revokeTimeoutMs' | 'emit'>,
+  batches: readonly DeliveredBatch[],
+  step: string,
+): void {
+  for (const b of batches) {
+    const first = b.records[0]?.offset;
+    const done = b.current ? b.state.processed()?.offset : undefined;
+    const from = done !== undefined && first !== undefined && done > first ? done : first;
+    const message = `${step} went on without the handler of ${b.topic}-${b.partition} (still running after ${ctx.revokeTimeoutMs} ms): its batch (from offset ${from}) is not committed past what it acknowledged, and will be read again`;
+    ctx.emit('warning', { message, error: undefined, topic: b.topic, partition: b.partition });
+  }
 }

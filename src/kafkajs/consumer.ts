@@ -59,6 +59,7 @@ export class Consumer {
   /** Every pause() so far (the Runner checks for a paused partition only after one). */
   private pauseCount = 0;
   private loop: Promise<void> | undefined;
+  private runner: Runner | undefined;
   /** kafkajs's `partitionAssigners` as core assignors, checked at construction as kafkajs checks them. */
   private readonly assignors: PartitionAssignor[];
 
@@ -191,6 +192,7 @@ export class Consumer {
       },
       config,
     );
+    this.runner = runner;
     this.loop = runner.loop().catch((err) => {
       const error = err instanceof Error ? err : new Error(String(err));
       this.instrumentation.emit('consumer.crash', { error, groupId: c.groupId, restart: false });
@@ -282,9 +284,27 @@ export class Consumer {
     if (core === undefined) return;
     this.running = false;
     this.core = undefined;
+    await this.awaitRunningBatch(core);
     await translated(() => core.close());
     await this.loop;
     this.instrumentation.emit('consumer.stop', {});
+  }
+
+  /**
+   * As kafkajs's stop: the batch being processed finishes first (its handler starts no further message), so the
+   * close commits what it resolved and nothing of it is read again. Bounded as the core's close is for
+   * partitionsConsumedConcurrently's handlers (`revokeTimeoutMs`); a handler still running then is logged, and
+   * what it did not resolve is read again.
+   */
+  private async awaitRunningBatch(core: CoreConsumer): Promise<void> {
+    const runner = this.runner;
+    this.runner = undefined;
+    const ms = core.options.revokeTimeoutMs;
+    if (runner !== undefined && !(await runner.settledWithin(ms))) {
+      this.log.warn(`stop went on without the running handler (still running after ${ms} ms)`, {
+        groupId: this.config.groupId,
+      });
+    }
   }
 
   async disconnect(): Promise<void> {

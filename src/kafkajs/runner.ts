@@ -68,6 +68,8 @@ const heartbeat = async (): Promise<void> => {};
 
 export class Runner {
   private readonly retry: Required<Omit<RetryOptions, 'restartOnFailure'>>;
+  /** The batch the one-partition-at-a-time loop is processing now. */
+  private processing: Promise<void> | undefined;
   /** Consecutive failures of the handler at one offset, by partition. */
   private readonly failures = new Map<string, { offset: bigint; count: number }>();
 
@@ -91,8 +93,31 @@ export class Runner {
     }
     for await (const batch of core) {
       if (!this.host.isRunning()) break;
-      await this.process(batch);
+      this.processing = this.process(batch);
+      await this.processing;
+      this.processing = undefined;
     }
+  }
+
+  /**
+   * Whether the batch being processed now (one partition at a time) is done within `ms`: after a stop its handler
+   * runs no further message, and what it resolved counts before the core commits on close, as kafkajs's
+   * stop waits for the running batch. With partitionsConsumedConcurrently the core's close waits itself.
+   */
+  async settledWithin(ms: number): Promise<boolean> {
+    const processing = this.processing;
+    if (processing === undefined) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    const settled = processing.then(
+      () => true,
+      () => true,
+    );
+    const done = await Promise.race([settled, timedOut]);
+    clearTimeout(timer);
+    return done;
   }
 
   private async process(core: ConsumerBatch): Promise<void> {

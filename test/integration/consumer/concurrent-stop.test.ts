@@ -10,7 +10,7 @@ import { newClient, newTopic, produce, targets, uniqueGroup } from './setup.js';
  * the close starts no new batch, waits for the handlers running then, and commits exactly what handlers
  * finished, so the next consumer of the group reads from exactly the first unprocessed offset of every
  * partition (no record read twice, none skipped). With `assign()`, every auto-commit during the run stores
- * only finished batches. Small topic, short handler delays: a few seconds per case.
+ * only finished batches, and an `unsubscribe()` mid-run lets go of the partitions as the close does. Small topic, short handler delays: a few seconds per case.
  */
 describe.each(targets())('processBatches stopped by close() ($label)', (target) => {
   const PARTITIONS = 4;
@@ -32,7 +32,7 @@ describe.each(targets())('processBatches stopped by close() ($label)', (target) 
    * A first consumer works slowly until about a fifth of the records are done, then is closed from outside
    * while its handlers run; returns where each partition's finished batches end, and the commits seen.
    */
-  async function closeMidWork(first: Consumer) {
+  async function closeMidWork(first: Consumer, stop: (c: Consumer) => Promise<void> = (c) => c.close()) {
     const ends = new Map<number, bigint>();
     const finished = () => [...ends.values()].reduce((n, e) => n + Number(e), 0);
     const aheadOfWork: string[] = [];
@@ -56,6 +56,8 @@ describe.each(targets())('processBatches stopped by close() ($label)', (target) 
     while (finished() < (PARTITIONS * PER_PARTITION) / 5 || running === 0) await sleep(5);
     closing = true;
     const runningAtClose = running;
+    await stop(first);
+    // Once stopped (an unsubscribe leaves nothing to read), the close ends the run.
     await first.close();
     await run;
     expect(runningAtClose).toBeGreaterThan(0);
@@ -101,28 +103,35 @@ describe.each(targets())('processBatches stopped by close() ($label)', (target) 
     }
   });
 
-  it('with assign(): commits only finished batches, and a later assign() reads on from there', {
-    timeout: 60_000,
-  }, async () => {
-    const groupId = uniqueGroup('concurrent-assign');
-    const options = {
-      groupId,
-      autoOffsetReset: 'earliest' as const,
-      maxPartitionFetchBytes: 1_000,
-      autoCommitIntervalMs: 50,
-    };
-    const first = new Consumer(client, options);
-    first.assign(all());
-    const ends = await closeMidWork(first);
-    const committed = await client.offsets.committed(groupId, all());
-    expect(committed.map((c) => c.offset ?? 0n)).toEqual(ends);
-    const second = new Consumer(client, options);
-    try {
-      second.assign(all());
-      const read = await readRest(second, ends);
-      for (let p = 0; p < PARTITIONS; p++) expect(read[p]).toEqual(range(ends[p]));
-    } finally {
-      await second.close();
-    }
-  });
+  it.each([
+    { how: 'close()', stop: undefined },
+    { how: 'unsubscribe()', stop: (c: Consumer) => c.unsubscribe() },
+  ])(
+    'with assign(), stopped by $how: commits only finished batches, and a later assign() reads on from there',
+    {
+      timeout: 60_000,
+    },
+    async ({ stop }) => {
+      const groupId = uniqueGroup('concurrent-assign');
+      const options = {
+        groupId,
+        autoOffsetReset: 'earliest' as const,
+        maxPartitionFetchBytes: 1_000,
+        autoCommitIntervalMs: 50,
+      };
+      const first = new Consumer(client, options);
+      first.assign(all());
+      const ends = await closeMidWork(first, stop);
+      const committed = await client.offsets.committed(groupId, all());
+      expect(committed.map((c) => c.offset ?? 0n)).toEqual(ends);
+      const second = new Consumer(client, options);
+      try {
+        second.assign(all());
+        const read = await readRest(second, ends);
+        for (let p = 0; p < PARTITIONS; p++) expect(read[p]).toEqual(range(ends[p]));
+      } finally {
+        await second.close();
+      }
+    },
+  );
 });

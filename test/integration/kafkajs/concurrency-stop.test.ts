@@ -1,6 +1,6 @@
 /**
- * `disconnect()` of a tidemark/kafkajs consumer running with `partitionsConsumedConcurrently`, in the middle of
- * slow `eachMessage` handlers: no message starts after it, the running handlers finish, and the commit stores
+ * `disconnect()` of a tidemark/kafkajs consumer, with `partitionsConsumedConcurrently` and without, in the middle
+ * of slow `eachMessage` handlers: no message starts after it, the running handlers finish, and the commit stores
  * exactly what they finished, so the next member of the group starts at the first message no handler finished
  * (nothing read twice, nothing skipped). Small topic, short handler delays.
  */
@@ -24,13 +24,19 @@ const waitFor = async (check: () => boolean, what: string) => {
   }
 };
 
-describe.each(generations)('disconnect() during partitionsConsumedConcurrently ($label)', ({ address }) => {
-  it.skipIf(address === null)(
-    'commits what the running handlers finished; the next member reads on from there',
+/** With partitionsConsumedConcurrently (the core's processBatches), and without (the facade's own loop). */
+const modes = [
+  { mode: 'partitionsConsumedConcurrently: 2', concurrency: 2 },
+  { mode: 'one partition at a time', concurrency: undefined },
+];
+
+describe.each(generations)('disconnect() during a run ($label)', ({ address }) => {
+  it.skipIf(address === null).each(modes)(
+    '$mode: commits what the running handlers finished; the next member reads on from there',
     {
       timeout: 90_000,
     },
-    async () => {
+    async ({ concurrency }) => {
       const kafka = new facade.Kafka({
         clientId: 'conc-stop',
         brokers: [address as string],
@@ -59,7 +65,7 @@ describe.each(generations)('disconnect() during partitionsConsumedConcurrently (
       await first.connect();
       await first.subscribe({ topics: [topic], fromBeginning: true });
       await first.run({
-        partitionsConsumedConcurrently: 2,
+        ...(concurrency === undefined ? {} : { partitionsConsumedConcurrently: concurrency }),
         eachMessage: async ({ partition, message }) => {
           if (stopping) startedWhileStopping++;
           running++;

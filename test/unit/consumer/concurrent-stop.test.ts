@@ -3,7 +3,9 @@
  * starts no new batch, waits for the running handlers and commits exactly what they finished (a handler that
  * never returns is given up after `revokeTimeoutMs`, reported by a `warning`, and its batch not committed);
  * the auto-commits during the run store only finished batches, in memory or a FileOffsetStore; aborting the
- * signal stops every lane at its next batch boundary, the batches not started going back to be read again.
+ * signal stops every lane at its next batch boundary, the batches not started going back to be read again. A
+ * re-assignment (`assign()` leaving a partition out, `unsubscribe()`) lets go of the dropped partitions as a
+ * revoke does: their running handlers are awaited (bounded, a `warning` when given up) before the commit.
  * Logic only: the real-broker tests are test/integration/consumer/concurrent-stop.test.ts.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -87,6 +89,42 @@ async function storedOffsets(store: OffsetStore): Promise<bigint[]> {
   return all.map((p) => loaded.get('t')?.get(p.partition)?.offset ?? 0n);
 }
 
+/**
+ * Runs handlers on two partitions at once, partition 0's second batch never returning, and then `stop`: it must
+ * go on after revokeTimeoutMs, with a `warning` that `step` went on without that handler, and partition 0
+ * stored at the stuck batch's first record (read again later).
+ */
+async function stuckOnPartition0(
+  { consumer, store, finished, warnings }: ReturnType<typeof setUp>,
+  stop: (consumer: Consumer) => Promise<void>,
+  step: string,
+) {
+  let stuck: ConsumerBatch | undefined;
+  const never = new Promise<void>(() => {});
+  const run = consumer.processBatches(
+    async (batch) => {
+      if (batch.partition === 0 && batch.records[0].offset > 0n) {
+        stuck = batch;
+        await never;
+      }
+      await sleep(5);
+      finished.note(batch);
+    },
+    { concurrency: 2 },
+  );
+  while (stuck === undefined || finished.end(1) < 20n) await sleep(10);
+  const started = Date.now();
+  await stop(consumer);
+  const took = Date.now() - started;
+  expect(took).toBeGreaterThanOrEqual(250);
+  expect(took).toBeLessThan(5_000);
+  const aboutStuck = warnings.filter((w) => w.message.startsWith(`${step} went on without the handler`));
+  expect(aboutStuck.map((w) => [w.topic, w.partition])).toEqual([['t', 0]]);
+  expect(aboutStuck[0].message).toContain(`from offset ${stuck?.records[0].offset}`);
+  expect((await storedOffsets(store))[0]).toBe(stuck?.records[0].offset);
+  return { consumer, store, finished, run };
+}
+
 describe('processBatches: stopping without a re-read', () => {
   /** Runs slow handlers on three partitions at once and closes the consumer while they run. */
   async function closeMidRun(consumer: Consumer, finished: Finished): Promise<number> {
@@ -137,32 +175,8 @@ describe('processBatches: stopping without a re-read', () => {
   });
 
   it('a handler that never returns: close goes on after revokeTimeoutMs, says so, and does not commit its batch', async () => {
-    const { consumer, store, finished, warnings } = setUp(300);
-    let stuck: ConsumerBatch | undefined;
-    const never = new Promise<void>(() => {});
-    const run = consumer.processBatches(
-      async (batch) => {
-        if (batch.partition === 0 && batch.records[0].offset > 0n) {
-          stuck = batch;
-          await never;
-        }
-        await sleep(5);
-        finished.note(batch);
-      },
-      { concurrency: 2 },
-    );
-    while (stuck === undefined || finished.end(1) < 20n) await sleep(10);
-    const started = Date.now();
-    await consumer.close();
-    const took = Date.now() - started;
-    expect(took).toBeGreaterThanOrEqual(250);
-    expect(took).toBeLessThan(5_000);
-    const aboutStuck = warnings.filter((w) => w.message.startsWith('close went on without the handler'));
-    expect(aboutStuck.map((w) => [w.topic, w.partition])).toEqual([['t', 0]]);
-    expect(aboutStuck[0].message).toContain(`from offset ${stuck?.records[0].offset}`);
-    // Partition 0 stored where its last finished batch ended: the stuck batch's first record, read again later.
+    const { store, finished, run } = await stuckOnPartition0(setUp(300), (c) => c.close(), 'close');
     const stored = await storedOffsets(store);
-    expect(stored[0]).toBe(stuck?.records[0].offset);
     expect(stored).toEqual(all.map((p) => finished.end(p.partition)));
     expect(store.ahead).toEqual([]);
     // The run itself still waits for the stuck handler (it is the application's): not part of the close.
@@ -206,5 +220,69 @@ describe('processBatches: stopping without a re-read', () => {
     for (let p = 0; p < PARTITIONS; p++) expect([...firstRun[p], ...secondRun[p]]).toEqual(expected);
     await consumer.close();
     expect(await storedOffsets(store)).toEqual(all.map(() => BigInt(RECORDS)));
+  });
+});
+
+describe('processBatches: a manual re-assignment lets go of dropped partitions as a revoke does', () => {
+  /** Runs handlers on every partition; once partition 0's handler runs past `after` records, calls `drop`. */
+  async function dropMidRun(consumer: Consumer, finished: Finished, drop: () => void, handlerMs = 150) {
+    let dropped = false;
+    let running: ConsumerBatch | undefined;
+    const stop = new AbortController();
+    const run = consumer.processBatches(
+      async (batch) => {
+        if (batch.partition === 0 && !dropped && batch.records[0].offset >= 10n) {
+          running = batch;
+          dropped = true;
+          setTimeout(drop, 20);
+          await sleep(handlerMs);
+        } else await sleep(5);
+        finished.note(batch);
+        if (finished.count() >= 3 * RECORDS) stop.abort();
+      },
+      { concurrency: 4, signal: AbortSignal.any([stop.signal, AbortSignal.timeout(10_000)]) },
+    );
+    return { run, running: () => running as ConsumerBatch, stop };
+  }
+
+  it('assign() without a partition whose handler runs: waits for it, then commits where that batch ends', async () => {
+    const { consumer, store, finished, warnings } = setUp();
+    const { run, running, stop } = await dropMidRun(consumer, finished, () => consumer.assign(all.slice(1)));
+    while (!finished.ends.has(0) || finished.end(0) < running()?.nextOffset) await sleep(10);
+    // The drop commits once the handler returned: exactly where its batch ends (before, the batch's first record).
+    let stored = await storedOffsets(store);
+    for (let i = 0; i < 50 && stored[0] !== running().nextOffset; i++) {
+      await sleep(20);
+      stored = await storedOffsets(store);
+    }
+    expect(stored[0]).toBe(running().nextOffset);
+    expect(consumer.assignment()).toEqual(all.slice(1));
+    stop.abort();
+    await run;
+    expect(store.ahead).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('unsubscribe() waits for the running handlers and commits exactly what they finished', async () => {
+    const { consumer, store, finished } = setUp();
+    let unsubscribed: Promise<void> | undefined;
+    const { run, running } = await dropMidRun(consumer, finished, () => {
+      unsubscribed = consumer.unsubscribe();
+    });
+    while (unsubscribed === undefined) await sleep(5);
+    await unsubscribed;
+    // Resolved after the handler running at the call returned, with its batch committed.
+    expect(finished.end(0)).toBe(running().nextOffset);
+    expect(await storedOffsets(store)).toEqual(all.map((p) => finished.end(p.partition)));
+    expect(consumer.assignment()).toEqual([]);
+    expect(store.ahead).toEqual([]);
+    await consumer.close();
+    await run;
+  });
+
+  it('a handler that never returns: the re-assignment goes on after revokeTimeoutMs and says so', async () => {
+    const { consumer, store } = await stuckOnPartition0(setUp(300), (c) => c.unsubscribe(), 'assign()');
+    expect(consumer.assignment()).toEqual([]);
+    expect(store.ahead).toEqual([]);
   });
 });

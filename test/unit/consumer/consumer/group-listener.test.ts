@@ -23,7 +23,7 @@ afterEach(async () => {
   parts = undefined;
 });
 
-function setUp(user: RebalanceListener = {}, revokeTimeoutMs = 5_000) {
+function setUp(user: RebalanceListener = {}, revokeTimeoutMs = 5_000, events: [string, unknown][] = []) {
   const kafka = new FakeKafka([1]);
   kafka.createTopic('t', 2);
   kafka.append('t', 0, 20);
@@ -44,7 +44,7 @@ function setUp(user: RebalanceListener = {}, revokeTimeoutMs = 5_000) {
     { groupId: 'g', offsetStore: store, autoOffsetReset: 'earliest', fetchMaxWaitMs: 10, revokeTimeoutMs },
     30_000,
     {
-      emit: () => {},
+      emit: (name, payload) => void events.push([name, payload]),
       listens: () => false,
       membership: () => membership,
       isClosed: () => false,
@@ -100,12 +100,39 @@ describe('the rebalance listener wrapper', () => {
     expect(parts.positions.get('t', 1 - batch.partition)).toBeDefined();
   });
 
-  it('revoked: does not wait forever for an application that never finishes its batch', async () => {
-    const { parts, listener } = setUp({}, 50);
+  it('revoked: does not wait forever for an application that never finishes its batch, and says so', async () => {
+    const events: [string, unknown][] = [];
+    const { parts, listener, store } = setUp({}, 50, events);
     await listener.onAssigned!(both);
     const batch = (await parts.delivery.next(AbortSignal.timeout(2_000)))!;
     await listener.onRevoked!([{ topic: 't', partition: batch.partition }]);
     expect(parts.positions.get('t', batch.partition)).toBeUndefined();
+    // A warning names the partition and the offset it is read again from (the batch's first record).
+    const warnings = events.filter(([name]) => name === 'warning').map(([, w]) => w);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        topic: 't',
+        partition: batch.partition,
+        message: expect.stringMatching(
+          new RegExp(`^the revoke went on without the handler of t-${batch.partition} .*from offset 0\\)`),
+        ),
+      }),
+    ]);
+    // Committed at that first record, not past the unfinished batch.
+    expect(store.commits.map((c) => c.offsets)).toEqual([
+      [expect.objectContaining({ topic: 't', partition: batch.partition, offset: 0n })],
+    ]);
+  });
+
+  it('revoked: a batch finished in time is no warning', async () => {
+    const events: [string, unknown][] = [];
+    const { parts, listener } = setUp({}, 5_000, events);
+    await listener.onAssigned!(both);
+    const batch = (await parts.delivery.next(AbortSignal.timeout(2_000)))!;
+    const revoking = listener.onRevoked!([{ topic: 't', partition: batch.partition }]);
+    parts.delivery.finish();
+    await revoking;
+    expect(events.filter(([name]) => name === 'warning')).toEqual([]);
   });
 
   it('lost: the partitions are dropped and nothing is committed', async () => {
