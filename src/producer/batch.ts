@@ -189,14 +189,17 @@ export class ProducerBatch {
     if (this.done) return;
     const appendTime = logAppendTime >= 0n ? Number(logAppendTime) : -1;
     const known = baseOffset >= 0n;
+    // One bigint per record (an increment), not two (BigInt(i) and the sum).
+    let offset = baseOffset;
     for (let i = 0; i < this.records.length; i++) {
       const r = this.records[i];
       r.resolve({
         topic: this.topic,
         partition: this.partition,
-        offset: known ? baseOffset + BigInt(i) : -1n,
+        offset: known ? offset : -1n,
         timestamp: appendTime >= 0 ? appendTime : r.timestamp,
       });
+      if (known) offset++;
     }
     this.finish();
   }

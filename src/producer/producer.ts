@@ -4,6 +4,7 @@ import { Cluster } from '../cluster/cluster.js';
 import { Deadline, retry } from '../cluster/deadline.js';
 import type { TopicMetadata } from '../cluster/metadata.js';
 import { Coordinators } from '../coordinator/coordinators.js';
+import { TRACING_CHANNELS, traced } from '../observability/channels.js';
 import { type ProducerObserver, traceSend } from '../observability/producer-send.js';
 import type { ConsumerGroupMetadata } from '../offsets/group-metadata.js';
 import type { OffsetCommit } from '../offsets/offset-store.js';
@@ -107,6 +108,8 @@ export class Producer {
    */
   send(record: ProducerRecord, options?: SendOptions): Promise<RecordMetadata> {
     this.observer?.onSend();
+    // Untraced (the usual case) without the closure traceSend takes: one allocation less per record.
+    if (!traced(TRACING_CHANNELS.producerSend)) return this.sendRecord(record, options);
     return traceSend(record, this.observer?.clientId ?? 'tidemark', (r) => this.sendRecord(r, options));
   }
 
@@ -119,26 +122,44 @@ export class Producer {
       if (refused !== undefined) return refuseLater(refused);
     }
     let pending: PendingRecord;
+    const now = Date.now();
     try {
-      pending = prepareRecord(record, Date.now(), this.maxRecordSize);
+      pending = prepareRecord(record, now, this.maxRecordSize);
       const settings = this.sendSettings.resolve(options);
       if (settings !== undefined) pending.settings = settings;
     } catch (err) {
       return refuseLater(err);
     }
-    return new Promise<RecordMetadata>((resolve, reject) => {
-      pending.resolve = resolve;
-      pending.reject =
-        transactions === undefined
-          ? reject
-          : (err) => {
-              reject(transactions.onRecordFailed(err));
-            };
-      if (this.waiting.length === 0 && this.appendNow(pending)) return;
-      this.waiting.push({ record: pending, since: Date.now(), settled: [] });
+    // The shared executor puts the promise's settlers on `pending`: no closure per record.
+    this.settling = pending;
+    const promise = new Promise<RecordMetadata>(this.attachSettlers);
+    if (transactions !== undefined) {
+      const reject = pending.reject as (reason: unknown) => void;
+      pending.reject = (err) => reject(transactions.onRecordFailed(err));
+    }
+    try {
+      if (this.waiting.length === 0 && this.appendNow(pending, now)) return promise;
+      this.waiting.push({ record: pending, since: now, settled: [] });
       if (this.waiting.length === 1) void this.appendWaiting();
-    });
+    } catch (err) {
+      // A throwing partitioner rejects this send, as it did when appending ran inside the executor.
+      pending.reject(err as Error);
+    }
+    return promise;
   }
+
+  /** The record whose promise is being created (sendRecord), for attachSettlers. */
+  private settling: PendingRecord | undefined;
+
+  private readonly attachSettlers = (
+    resolve: (metadata: RecordMetadata) => void,
+    reject: (err: Error) => void,
+  ): void => {
+    const pending = this.settling as PendingRecord;
+    this.settling = undefined;
+    pending.resolve = resolve;
+    pending.reject = reject;
+  };
 
   /**
    * Transactional producers: gets the producer id and epoch for `transactionalId`, fencing any older producer
@@ -275,10 +296,10 @@ export class Producer {
     }
   }
 
-  private appendNow(record: PendingRecord): boolean {
+  private appendNow(record: PendingRecord, now: number): boolean {
     const metadata = this.topics.get(record.topic);
     if (metadata === undefined || !this.memory.tryReserve(record.size)) return false;
-    this.append(record, metadata);
+    this.append(record, metadata, now);
     return true;
   }
 
@@ -301,7 +322,7 @@ export class Producer {
             throw this.abandoned;
           }
         }
-        this.append(record, metadata);
+        this.append(record, metadata, Date.now());
       } catch (err) {
         record.reject(err instanceof Error ? err : new TidemarkError(String(err)));
       }
@@ -320,7 +341,7 @@ export class Producer {
     });
   }
 
-  private append(record: PendingRecord, metadata: TopicMetadata): void {
+  private append(record: PendingRecord, metadata: TopicMetadata, now: number): void {
     const { topic } = record;
     const o = this.options;
     const partitions = metadata.partitions;
@@ -342,7 +363,6 @@ export class Producer {
     }
     record.partition = partition;
     this.transactions?.maybeAdd(topic, partition);
-    const now = Date.now();
     const result = this.accumulator.append(record, now);
     if (sticky) this.sticky.onAppend(topic, partition, record.size, result.switchAllowed, partitions);
     if (result.full || o.lingerMs === 0) this.sender.wake();

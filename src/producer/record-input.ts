@@ -90,6 +90,8 @@ export function prepareRecord(input: ProducerRecord, now: number, maxRecordSize:
     headers: headersOf(input.headers),
     timestamp: ts,
     size: 0,
+    // Present from the start, so every record has one shape (the accumulator's loads stay monomorphic).
+    settings: undefined,
     resolve: unsettled,
     reject: unsettled,
   };
