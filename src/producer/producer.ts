@@ -297,7 +297,7 @@ export class Producer {
   }
 
   private appendNow(record: PendingRecord, now: number): boolean {
-    const metadata = this.topics.get(record.topic);
+    const metadata = this.topics.get(record.topic, now);
     if (metadata === undefined || !this.memory.tryReserve(record.size)) return false;
     this.append(record, metadata, now);
     return true;
