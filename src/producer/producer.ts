@@ -18,6 +18,7 @@ import { partitionForKey } from './murmur2.js';
 import { type ProducerOptions, type ResolvedProducerOptions, resolveProducerOptions } from './options.js';
 import { StickyPartitioner } from './partitioner.js';
 import { type ProducerRecord, prepareRecord } from './record-input.js';
+import { asError, joinGroup, PendingRecordRefusal, SendGroup, settleAll } from './send-group.js';
 import { type SendOptions, SendSettings } from './send-options.js';
 import { Sender } from './sender.js';
 import { TransactionStateError } from './transaction-errors.js';
@@ -113,39 +114,79 @@ export class Producer {
     return traceSend(record, this.observer?.clientId ?? 'tidemark', (r) => this.sendRecord(r, options));
   }
 
+  /**
+   * Sends `records` in the order given (each as `send()` would, with the same checks, batching and ordering)
+   * under one promise: it resolves once every record is acknowledged, with where each was written (in the
+   * same order), or rejects with the first failure to come back once every record has its answer. No promise per record,
+   * so it costs less CPU per record than a `send()` each. `backpressure` applies as for `send()`.
+   */
+  sendBatch(records: readonly ProducerRecord[], options?: SendOptions): Promise<RecordMetadata[]> {
+    if (!Array.isArray(records)) return refuseLater(new InvalidRecordError('sendBatch() takes an array of records'));
+    if (records.length === 0) return Promise.resolve([]);
+    // Traced sends each get their own span: one send() per record.
+    if (traced(TRACING_CHANNELS.producerSend)) return settleAll(records.map((r) => this.send(r, options)));
+    return new Promise((resolve, reject) => {
+      const group = new SendGroup(records.length, resolve, reject);
+      for (let i = 0; i < records.length; i++) {
+        this.observer?.onSend();
+        const now = Date.now();
+        const prepared = this.prepare(records[i], options, now);
+        if (prepared instanceof PendingRecordRefusal) {
+          setImmediate(() => group.failed(asError(prepared.err)));
+          continue;
+        }
+        joinGroup(prepared, group, i);
+        this.submit(prepared, now);
+      }
+    });
+  }
+
   private sendRecord(record: ProducerRecord, options: SendOptions | undefined): Promise<RecordMetadata> {
-    if (this.closing) return refuseLater(new ProducerClosedError('send() was called after close()'));
-    if (this.sender.fatalError !== undefined) return refuseLater(this.sender.fatalError);
-    const transactions = this.transactions;
-    if (transactions !== undefined) {
-      const refused = transactions.sendError();
-      if (refused !== undefined) return refuseLater(refused);
-    }
-    let pending: PendingRecord;
     const now = Date.now();
-    try {
-      pending = prepareRecord(record, now, this.maxRecordSize);
-      const settings = this.sendSettings.resolve(options);
-      if (settings !== undefined) pending.settings = settings;
-    } catch (err) {
-      return refuseLater(err);
-    }
+    const pending = this.prepare(record, options, now);
+    if (pending instanceof PendingRecordRefusal) return refuseLater(pending.err);
     // The shared executor puts the promise's settlers on `pending`: no closure per record.
     this.settling = pending;
     const promise = new Promise<RecordMetadata>(this.attachSettlers);
+    this.submit(pending, now);
+    return promise;
+  }
+
+  /** The record checked and converted, or why this producer does not take it now. */
+  private prepare(
+    record: ProducerRecord,
+    options: SendOptions | undefined,
+    now: number,
+  ): PendingRecord | PendingRecordRefusal {
+    if (this.closing) return new PendingRecordRefusal(new ProducerClosedError('send() was called after close()'));
+    if (this.sender.fatalError !== undefined) return new PendingRecordRefusal(this.sender.fatalError);
+    const refused = this.transactions?.sendError();
+    if (refused !== undefined) return new PendingRecordRefusal(refused);
+    try {
+      const pending = prepareRecord(record, now, this.maxRecordSize);
+      const settings = this.sendSettings.resolve(options);
+      if (settings !== undefined) pending.settings = settings;
+      return pending;
+    } catch (err) {
+      return new PendingRecordRefusal(err);
+    }
+  }
+
+  /** Appends a record with its settlers attached, or queues it behind the records waiting. */
+  private submit(pending: PendingRecord, now: number): void {
+    const transactions = this.transactions;
     if (transactions !== undefined) {
-      const reject = pending.reject as (reason: unknown) => void;
-      pending.reject = (err) => reject(transactions.onRecordFailed(err));
+      const reject = pending.reject;
+      pending.reject = (err) => reject.call(pending, transactions.onRecordFailed(err) as Error);
     }
     try {
-      if (this.waiting.length === 0 && this.appendNow(pending, now)) return promise;
+      if (this.waiting.length === 0 && this.appendNow(pending, now)) return;
       this.waiting.push({ record: pending, since: now, settled: [] });
       if (this.waiting.length === 1) void this.appendWaiting();
     } catch (err) {
       // A throwing partitioner rejects this send, as it did when appending ran inside the executor.
       pending.reject(err as Error);
     }
-    return promise;
   }
 
   /** The record whose promise is being created (sendRecord), for attachSettlers. */

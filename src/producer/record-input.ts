@@ -97,6 +97,8 @@ export function prepareRecord(input: ProducerRecord, now: number, maxRecordSize:
     settings: undefined,
     resolve: unsettled,
     reject: unsettled,
+    group: undefined,
+    index: 0,
   };
   record.size = estimateSize(record);
   if (record.size > maxRecordSize) {
