@@ -1,5 +1,6 @@
 /** producer.sendBatch(records): one promise for many records, against the fake broker (logic only). */
 import { afterEach, describe, expect, it } from 'vitest';
+import { TRACING_CHANNELS } from '../../../src/observability/channels.js';
 import { InvalidRecordError, ProducerClosedError } from '../../../src/producer/errors.js';
 import { Producer } from '../../../src/producer/producer.js';
 import { fakeKafkaWith } from '../../fake-kafka/cluster.js';
@@ -52,6 +53,28 @@ describe('Producer.sendBatch', () => {
     ]);
     await expect(outcome).rejects.toBeInstanceOf(InvalidRecordError);
     expect(broker.values('t')).toEqual(['ok-1', 'ok-2']);
+  });
+
+  it('with a tracing subscriber, traces every record of a call (and send() too) and keeps the results in order', async () => {
+    const none = () => {};
+    let started = 0;
+    const start = (c: { headers: Record<string, string> }) => {
+      started++;
+      c.headers.traceparent = `00-${started}`;
+    };
+    const handlers = { start, end: none, asyncStart: none, asyncEnd: none, error: none } as never;
+    TRACING_CHANNELS.producerSend.subscribe(handlers);
+    try {
+      const { broker, p } = producerOn(1);
+      const results = await p.sendBatch([0, 1, 2].map((i) => ({ topic: 't', value: `v${i}` })));
+      await p.send({ topic: 't', value: 'v3' });
+      expect(results.map((m) => m.offset)).toEqual([0n, 1n, 2n]);
+      expect(started).toBe(4);
+      const traceparents = broker.log('t').map((e) => e.record.headers[0]?.value?.toString());
+      expect(traceparents).toEqual(['00-1', '00-2', '00-3', '00-4']);
+    } finally {
+      TRACING_CHANNELS.producerSend.unsubscribe(handlers);
+    }
   });
 
   it('resolves an empty batch at once and refuses what is not an array or comes after close()', async () => {
