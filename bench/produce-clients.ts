@@ -27,6 +27,8 @@ export interface ProduceClient {
   id: string;
   name: string;
   unsupported?(compression: ProduceCompression): string | undefined;
+  /** The fetch bench client whose probe tells whether this one can run (default: the same id). */
+  probeAs?: string;
   run(ctx: BenchContext, job: ProduceJob): Promise<ClientResult>;
 }
 
@@ -64,6 +66,12 @@ export const PRODUCE_CLIENTS: readonly ProduceClient[] = [
     id: 'tidemark',
     name: 'tidemark',
     run: (ctx, job) => nodeChild(ctx, ctx.node, 'tidemark-produce.ts', job),
+  },
+  {
+    id: 'tidemark-batch',
+    name: 'tidemark (sendBatch)',
+    probeAs: 'tidemark',
+    run: (ctx, job) => nodeChild(ctx, ctx.node, 'tidemark-produce-batch.ts', job),
   },
   {
     id: 'tidemark-node24',

@@ -63,12 +63,12 @@ export interface SessionOptions {
  */
 export async function prepareSession(
   o: SessionOptions,
-  clients: readonly { id: string; name: string }[],
+  clients: readonly { id: string; name: string; probeAs?: string }[],
 ): Promise<{ ctx: BenchContext; availability: Map<string, Availability> }> {
   const ctx: BenchContext = { ...o, node: currentNode(), node24: node24() };
   const availability = new Map<string, Availability>();
   for (const c of clients) {
-    const probe = CLIENTS.find((f) => f.id === c.id);
+    const probe = CLIENTS.find((f) => f.id === (c.probeAs ?? c.id));
     const a =
       probe === undefined
         ? { available: false as const, reason: `no probe for ${c.id}` }

@@ -68,6 +68,7 @@ import { currentNode, node24, runProcess } from './clients/process.js';
 import type { ClientResult } from './clients/result.js';
 import { runCommitBench } from './commit.js';
 import type { Workload } from './load.js';
+import { PRODUCE_CLIENTS } from './produce-clients.js';
 import { type ClientSummary, markdownTable, noteRow, summarise, svgChart } from './report.js';
 import { resultsMarkdown } from './results-markdown.js';
 import { WORKLOAD_RUNNERS } from './runners.js';
@@ -81,10 +82,11 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 let args: BenchArgs;
 try {
-  args = parseBenchArgs(
-    process.argv.slice(2),
-    CLIENTS.map((c) => c.id),
-  );
+  // --produce has clients of its own (tidemark-batch: sendBatch()).
+  args = parseBenchArgs(process.argv.slice(2), [
+    ...CLIENTS.map((c) => c.id),
+    ...PRODUCE_CLIENTS.map((c) => c.id).filter((id) => !CLIENTS.some((c) => c.id === id)),
+  ]);
 } catch (e) {
   if (!(e instanceof BenchUsageError)) throw e;
   log(e.message);

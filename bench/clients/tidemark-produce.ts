@@ -3,22 +3,11 @@
  * record, fire and forget, paced by `backpressure` (bench/produce-settings.ts has the batching). The clock
  * starts at the first send, after the topic's metadata is known, and stops when `flush()` resolves.
  */
-import { Client } from '../../src/client.js';
-import { KAFKA_BATCHING, PRODUCE_WORKLOAD, payloadPool } from '../produce-settings.js';
-import { ProduceClock, produceChildArgs } from './produce-child.js';
+import { PRODUCE_WORKLOAD } from '../produce-settings.js';
+import { ProduceClock } from './produce-child.js';
+import { tidemarkProducer } from './tidemark-produce-setup.js';
 
-const { bootstrap, topic, records, compression } = produceChildArgs();
-const values = payloadPool();
-const client = new Client({ bootstrap: [bootstrap], clientId: 'tidemark-bench-produce' });
-await client.metadata({ topics: [topic] });
-const producer = client.producer({
-  acks: 'all',
-  idempotent: true,
-  compression,
-  lingerMs: KAFKA_BATCHING.lingerMs,
-  batchSize: KAFKA_BATCHING.batchBytes,
-});
-
+const { client, producer, topic, records, values } = await tidemarkProducer('tidemark-bench-produce');
 let acknowledged = 0;
 let failed: unknown;
 // Shared callbacks: no closure per record.

@@ -55,7 +55,9 @@ function emitSequence(
   } else {
     token = litLen << 4;
   }
-  dst.set(src.subarray(anchor, anchor + litLen), op);
+  // Short runs by hand: a subarray per sequence costs more than the copy.
+  if (litLen < 32) for (let i = 0; i < litLen; i++) dst[op + i] = src[anchor + i];
+  else dst.set(src.subarray(anchor, anchor + litLen), op);
   op += litLen;
   if (matchLen > 0) {
     dst[op++] = offset & 0xff;
@@ -92,11 +94,18 @@ export function lz4CompressBlock(
     let ip = start;
     let misses = 1 << SKIP_TRIGGER;
     while (ip < matchLimit) {
-      const seq = read32(src, ip);
-      const h = hash(seq);
+      const h = hash(src[ip] | (src[ip + 1] << 8) | (src[ip + 2] << 16) | (src[ip + 3] << 24));
       let ref = hashTable[h];
       hashTable[h] = ip;
-      if (ref < 0 || ip - ref > MAX_OFFSET || read32(src, ref) !== seq) {
+      // Byte by byte: most candidates differ in the first byte, so one load rejects them.
+      if (
+        ref < 0 ||
+        ip - ref > MAX_OFFSET ||
+        src[ref] !== src[ip] ||
+        src[ref + 1] !== src[ip + 1] ||
+        src[ref + 2] !== src[ip + 2] ||
+        src[ref + 3] !== src[ip + 3]
+      ) {
         // Step further the longer nothing matched, so incompressible data is passed over quickly.
         ip += misses++ >>> SKIP_TRIGGER;
         continue;

@@ -3,7 +3,16 @@ import { crc32c } from '../crc.js';
 import { ProtocolError } from '../errors.js';
 import { encodeControlKey, encodeEndTxnMarker } from './control.js';
 import { LOG_OVERHEAD, V2 } from './decode-batch.js';
-import { encodedRecordSize, prepareRecord, type RecordInput, writeRecord } from './encode-records.js';
+import {
+  isPlainRecord,
+  type PreparedRecord,
+  plainRecordBodySize,
+  prepareRecord,
+  type RecordInput,
+  varintSize,
+  writePlainRecord,
+  writeRecord,
+} from './encode-records.js';
 import {
   BatchAttributes,
   NO_PARTITION_LEADER_EPOCH,
@@ -39,6 +48,29 @@ export interface EncodeBatchOptions {
   now?: number;
 }
 
+/**
+ * Per-record sizes of the batch being encoded (body size, timestamp delta, offset delta), kept between calls:
+ * encoding is synchronous, so one set serves every batch.
+ */
+let columnScratch = new Float64Array(3 * 1024);
+
+function scratchColumns(records: number): Float64Array {
+  if (columnScratch.length < 3 * records)
+    columnScratch = new Float64Array(Math.max(3 * records, 2 * columnScratch.length));
+  return columnScratch;
+}
+
+/** Raw sections up to this size are written into reused scratch memory before compression. */
+const SCRATCH_RAW_LIMIT = 1024 * 1024;
+let rawScratch = Buffer.allocUnsafe(0);
+
+function scratchRaw(size: number): Buffer {
+  if (size > SCRATCH_RAW_LIMIT) return Buffer.allocUnsafe(size);
+  if (rawScratch.length < size)
+    rawScratch = Buffer.allocUnsafe(Math.min(SCRATCH_RAW_LIMIT, Math.max(size, 2 * rawScratch.length)));
+  return rawScratch.subarray(0, size);
+}
+
 /** Encodes one RecordBatch v2 (magic 2), CRC-32C included. */
 export function encodeRecordBatch(records: readonly RecordInput[], options: EncodeBatchOptions = {}): Buffer {
   const now = options.now ?? Date.now();
@@ -46,30 +78,57 @@ export function encodeRecordBatch(records: readonly RecordInput[], options: Enco
   const hasDeleteHorizon = options.deleteHorizonMs !== undefined;
   const baseTimestamp = options.deleteHorizonMs ?? options.baseTimestamp ?? firstTimestamp;
 
+  // Pass 1 sizes every record: a plain one into the scratch columns, any other into a prepared copy.
+  const n = records.length;
+  const columns = scratchColumns(n);
+  let prepared: (PreparedRecord | undefined)[] | undefined;
   let recordsSize = 0;
   let maxTimestamp = NO_TIMESTAMP;
   let lastOffsetDelta = -1;
-  const prepared = records.map((input, i) => {
-    const r = prepareRecord(input, i, baseTimestamp, now);
-    if (r.offsetDelta <= lastOffsetDelta) {
-      throw new ProtocolError(`record ${i} has offsetDelta ${r.offsetDelta}, not above ${lastOffsetDelta}`);
+  for (let i = 0; i < n; i++) {
+    const input = records[i];
+    let offsetDelta: number;
+    let timestampDelta: number;
+    let bodySize: number;
+    if (isPlainRecord(input)) {
+      timestampDelta = (input.timestamp ?? now) - baseTimestamp;
+      offsetDelta = input.offsetDelta ?? i;
+      bodySize = plainRecordBodySize(input, timestampDelta, offsetDelta);
+    } else {
+      const r = prepareRecord(input, i, baseTimestamp, now);
+      prepared ??= [];
+      prepared[i] = r;
+      ({ timestampDelta, offsetDelta, bodySize } = r);
     }
-    lastOffsetDelta = r.offsetDelta;
-    maxTimestamp = Math.max(maxTimestamp, baseTimestamp + r.timestampDelta);
-    recordsSize += encodedRecordSize(r);
-    return r;
-  });
+    if (offsetDelta <= lastOffsetDelta) {
+      throw new ProtocolError(`record ${i} has offsetDelta ${offsetDelta}, not above ${lastOffsetDelta}`);
+    }
+    lastOffsetDelta = offsetDelta;
+    if (baseTimestamp + timestampDelta > maxTimestamp) maxTimestamp = baseTimestamp + timestampDelta;
+    columns[3 * i] = bodySize;
+    columns[3 * i + 1] = timestampDelta;
+    columns[3 * i + 2] = offsetDelta;
+    recordsSize += varintSize(bodySize) + bodySize;
+  }
+  const writeRecords = (buf: Uint8Array, p: number): void => {
+    for (let i = 0; i < n; i++) {
+      const r = prepared?.[i];
+      p =
+        r === undefined
+          ? writePlainRecord(buf, p, records[i], columns[3 * i], columns[3 * i + 1], columns[3 * i + 2])
+          : writeRecord(buf, p, r);
+    }
+  };
 
   const codec = options.compression ?? 0;
   let out: Buffer;
   if (codec === 0) {
     out = Buffer.allocUnsafe(V2.headerSize + recordsSize);
-    let p: number = V2.headerSize;
-    for (const r of prepared) p = writeRecord(out, p, r);
+    writeRecords(out, V2.headerSize);
   } else {
-    const raw = Buffer.allocUnsafe(recordsSize);
-    let p = 0;
-    for (const r of prepared) p = writeRecord(raw, p, r);
+    // The raw section only feeds the compressor (every codec returns new bytes): scratch memory, reused.
+    const raw = scratchRaw(recordsSize);
+    writeRecords(raw, 0);
     const payload = compress(codec, raw, { level: options.compressionLevel, magic: 2 });
     out = Buffer.allocUnsafe(V2.headerSize + payload.length);
     out.set(payload, V2.headerSize);

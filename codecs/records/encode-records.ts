@@ -1,6 +1,9 @@
 /**
  * Writing the varint-encoded records of a v2 batch: sizes first (one
- * allocation for the whole section), then the bytes.
+ * allocation for the whole section), then the bytes. A plain record (bytes
+ * or null for key and value, no headers: what a producer sends most) is
+ * sized and written straight from its input, without a prepared copy, so
+ * encoding a batch allocates nothing per record.
  */
 
 export interface RecordHeaderInput {
@@ -44,6 +47,8 @@ function zigzag64(v: number): number {
 }
 
 export function uvarintSize(v: number): number {
+  if (v < 0x80) return 1;
+  if (v < 0x4000) return 2;
   let n = 1;
   while (v >= 0x80) {
     v = Math.floor(v / 128);
@@ -57,6 +62,10 @@ export function varintSize(v: number): number {
 }
 
 export function writeUvarint(buf: Uint8Array, p: number, v: number): number {
+  if (v < 0x80) {
+    buf[p] = v;
+    return p + 1;
+  }
   while (v >= 0x80) {
     buf[p++] = (v % 128) | 0x80;
     v = Math.floor(v / 128);
@@ -109,5 +118,54 @@ export function writeRecord(buf: Uint8Array, p: number, r: PreparedRecord): numb
     p = writeBytes(buf, p, h.key);
     p = writeBytes(buf, p, h.value);
   }
+  return p;
+}
+
+/** A record sized and written from its input as it is: key and value bytes (or none), no headers. */
+export function isPlainRecord(input: RecordInput): boolean {
+  const { key, value, headers } = input;
+  return typeof key !== 'string' && typeof value !== 'string' && (headers === undefined || headers.length === 0);
+}
+
+function plainLengthSize(b: Uint8Array | null | undefined): number {
+  return b === null || b === undefined ? 1 : varintSize(b.length) + b.length;
+}
+
+/** Body size (bytes after the length varint) of a plain record (isPlainRecord). */
+export function plainRecordBodySize(input: RecordInput, timestampDelta: number, offsetDelta: number): number {
+  const key = input.key as Uint8Array | null | undefined;
+  const value = input.value as Uint8Array | null | undefined;
+  // attributes, deltas, key, value, and a header count of 0 (1 byte).
+  return (
+    2 + uvarintSize(zigzag64(timestampDelta)) + varintSize(offsetDelta) + plainLengthSize(key) + plainLengthSize(value)
+  );
+}
+
+function writePlainBytes(buf: Uint8Array, p: number, b: Uint8Array | null | undefined): number {
+  if (b === null || b === undefined) {
+    buf[p] = 1; // zigzag(-1)
+    return p + 1;
+  }
+  p = writeVarint(buf, p, b.length);
+  buf.set(b, p);
+  return p + b.length;
+}
+
+/** Writes a plain record (isPlainRecord) at `p`, as writeRecord would its prepared form; returns the end. */
+export function writePlainRecord(
+  buf: Uint8Array,
+  p: number,
+  input: RecordInput,
+  bodySize: number,
+  timestampDelta: number,
+  offsetDelta: number,
+): number {
+  p = writeVarint(buf, p, bodySize);
+  buf[p++] = 0; // record attributes: unused
+  p = writeUvarint(buf, p, zigzag64(timestampDelta));
+  p = writeVarint(buf, p, offsetDelta);
+  p = writePlainBytes(buf, p, input.key as Uint8Array | null | undefined);
+  p = writePlainBytes(buf, p, input.value as Uint8Array | null | undefined);
+  buf[p++] = 0; // no headers
   return p;
 }

@@ -14,6 +14,12 @@ export interface RecordMetadata {
   timestamp: number;
 }
 
+/** What a grouped record settles into: a sendBatch() call (send-group.ts). */
+export interface RecordGroup {
+  delivered(index: number, metadata: RecordMetadata): void;
+  failed(err: Error): void;
+}
+
 /** A record accepted by `send()`: its bytes resolved, its timestamp fixed, its promise's settlers kept. */
 export interface PendingRecord {
   topic: string;
@@ -27,8 +33,12 @@ export interface PendingRecord {
   size: number;
   /** The send's own acks and compression (send-options.ts); undefined: the producer's. */
   settings?: BatchSettings;
+  /** Settle it as methods (`record.resolve(...)`): a grouped record's settlers find their group through `this`. */
   resolve: (metadata: RecordMetadata) => void;
   reject: (err: Error) => void;
+  /** The sendBatch() call it belongs to (send-group.ts), and its index there; undefined for a send(). */
+  group: RecordGroup | undefined;
+  index: number;
 }
 
 /** Header of a v2 batch, which every batch pays once. */
@@ -189,14 +199,17 @@ export class ProducerBatch {
     if (this.done) return;
     const appendTime = logAppendTime >= 0n ? Number(logAppendTime) : -1;
     const known = baseOffset >= 0n;
+    // One bigint per record (an increment), not two (BigInt(i) and the sum).
+    let offset = baseOffset;
     for (let i = 0; i < this.records.length; i++) {
       const r = this.records[i];
       r.resolve({
         topic: this.topic,
         partition: this.partition,
-        offset: known ? baseOffset + BigInt(i) : -1n,
+        offset: known ? offset : -1n,
         timestamp: appendTime >= 0 ? appendTime : r.timestamp,
       });
+      if (known) offset++;
     }
     this.finish();
   }

@@ -50,10 +50,10 @@ export class TopicView {
     private readonly onUpdate: () => void,
   ) {}
 
-  /** The topic's metadata if known; starts a background recheck when the last one is old. */
-  get(topic: string): TopicMetadata | undefined {
+  /** The topic's metadata if known; starts a background recheck when the last one is old (`now`: the caller's clock). */
+  get(topic: string, now = Date.now()): TopicMetadata | undefined {
     const entry = this.topics.get(topic);
-    if (entry !== undefined && Date.now() - entry.checkedAt > RECHECK_MS) this.refreshInBackground(topic);
+    if (entry !== undefined && now - entry.checkedAt > RECHECK_MS) this.refreshInBackground(topic);
     return entry?.metadata;
   }
 

@@ -4,6 +4,7 @@ import { Cluster } from '../cluster/cluster.js';
 import { Deadline, retry } from '../cluster/deadline.js';
 import type { TopicMetadata } from '../cluster/metadata.js';
 import { Coordinators } from '../coordinator/coordinators.js';
+import { TRACING_CHANNELS, traced } from '../observability/channels.js';
 import { type ProducerObserver, traceSend } from '../observability/producer-send.js';
 import type { ConsumerGroupMetadata } from '../offsets/group-metadata.js';
 import type { OffsetCommit } from '../offsets/offset-store.js';
@@ -17,6 +18,7 @@ import { partitionForKey } from './murmur2.js';
 import { type ProducerOptions, type ResolvedProducerOptions, resolveProducerOptions } from './options.js';
 import { StickyPartitioner } from './partitioner.js';
 import { type ProducerRecord, prepareRecord } from './record-input.js';
+import { asError, joinGroup, PendingRecordRefusal, SendGroup, settleAll } from './send-group.js';
 import { type SendOptions, SendSettings } from './send-options.js';
 import { Sender } from './sender.js';
 import { TransactionStateError } from './transaction-errors.js';
@@ -107,38 +109,98 @@ export class Producer {
    */
   send(record: ProducerRecord, options?: SendOptions): Promise<RecordMetadata> {
     this.observer?.onSend();
+    // Untraced (the usual case) without the closure traceSend takes: one allocation less per record.
+    if (!traced(TRACING_CHANNELS.producerSend)) return this.sendRecord(record, options);
     return traceSend(record, this.observer?.clientId ?? 'tidemark', (r) => this.sendRecord(r, options));
   }
 
-  private sendRecord(record: ProducerRecord, options: SendOptions | undefined): Promise<RecordMetadata> {
-    if (this.closing) return refuseLater(new ProducerClosedError('send() was called after close()'));
-    if (this.sender.fatalError !== undefined) return refuseLater(this.sender.fatalError);
-    const transactions = this.transactions;
-    if (transactions !== undefined) {
-      const refused = transactions.sendError();
-      if (refused !== undefined) return refuseLater(refused);
-    }
-    let pending: PendingRecord;
-    try {
-      pending = prepareRecord(record, Date.now(), this.maxRecordSize);
-      const settings = this.sendSettings.resolve(options);
-      if (settings !== undefined) pending.settings = settings;
-    } catch (err) {
-      return refuseLater(err);
-    }
-    return new Promise<RecordMetadata>((resolve, reject) => {
-      pending.resolve = resolve;
-      pending.reject =
-        transactions === undefined
-          ? reject
-          : (err) => {
-              reject(transactions.onRecordFailed(err));
-            };
-      if (this.waiting.length === 0 && this.appendNow(pending)) return;
-      this.waiting.push({ record: pending, since: Date.now(), settled: [] });
-      if (this.waiting.length === 1) void this.appendWaiting();
+  /**
+   * Sends `records` in the order given (each as `send()` would, with the same checks, batching and ordering)
+   * under one promise: it resolves once every record is acknowledged, with where each was written (in the
+   * same order), or rejects with the first failure to come back once every record has its answer. No promise per record,
+   * so it costs less CPU per record than a `send()` each. `backpressure` applies as for `send()`.
+   */
+  sendBatch(records: readonly ProducerRecord[], options?: SendOptions): Promise<RecordMetadata[]> {
+    if (!Array.isArray(records)) return refuseLater(new InvalidRecordError('sendBatch() takes an array of records'));
+    if (records.length === 0) return Promise.resolve([]);
+    // Traced sends each get their own span: one send() per record.
+    if (traced(TRACING_CHANNELS.producerSend)) return settleAll(records.map((r) => this.send(r, options)));
+    return new Promise((resolve, reject) => {
+      const group = new SendGroup(records.length, resolve, reject);
+      for (let i = 0; i < records.length; i++) {
+        this.observer?.onSend();
+        const now = Date.now();
+        const prepared = this.prepare(records[i], options, now);
+        if (prepared instanceof PendingRecordRefusal) {
+          setImmediate(() => group.failed(asError(prepared.err)));
+          continue;
+        }
+        joinGroup(prepared, group, i);
+        this.submit(prepared, now);
+      }
     });
   }
+
+  private sendRecord(record: ProducerRecord, options: SendOptions | undefined): Promise<RecordMetadata> {
+    const now = Date.now();
+    const pending = this.prepare(record, options, now);
+    if (pending instanceof PendingRecordRefusal) return refuseLater(pending.err);
+    // The shared executor puts the promise's settlers on `pending`: no closure per record.
+    this.settling = pending;
+    const promise = new Promise<RecordMetadata>(this.attachSettlers);
+    this.submit(pending, now);
+    return promise;
+  }
+
+  /** The record checked and converted, or why this producer does not take it now. */
+  private prepare(
+    record: ProducerRecord,
+    options: SendOptions | undefined,
+    now: number,
+  ): PendingRecord | PendingRecordRefusal {
+    if (this.closing) return new PendingRecordRefusal(new ProducerClosedError('send() was called after close()'));
+    if (this.sender.fatalError !== undefined) return new PendingRecordRefusal(this.sender.fatalError);
+    const refused = this.transactions?.sendError();
+    if (refused !== undefined) return new PendingRecordRefusal(refused);
+    try {
+      const pending = prepareRecord(record, now, this.maxRecordSize);
+      const settings = this.sendSettings.resolve(options);
+      if (settings !== undefined) pending.settings = settings;
+      return pending;
+    } catch (err) {
+      return new PendingRecordRefusal(err);
+    }
+  }
+
+  /** Appends a record with its settlers attached, or queues it behind the records waiting. */
+  private submit(pending: PendingRecord, now: number): void {
+    const transactions = this.transactions;
+    if (transactions !== undefined) {
+      const reject = pending.reject;
+      pending.reject = (err) => reject.call(pending, transactions.onRecordFailed(err) as Error);
+    }
+    try {
+      if (this.waiting.length === 0 && this.appendNow(pending, now)) return;
+      this.waiting.push({ record: pending, since: now, settled: [] });
+      if (this.waiting.length === 1) void this.appendWaiting();
+    } catch (err) {
+      // A throwing partitioner rejects this send, as it did when appending ran inside the executor.
+      pending.reject(err as Error);
+    }
+  }
+
+  /** The record whose promise is being created (sendRecord), for attachSettlers. */
+  private settling: PendingRecord | undefined;
+
+  private readonly attachSettlers = (
+    resolve: (metadata: RecordMetadata) => void,
+    reject: (err: Error) => void,
+  ): void => {
+    const pending = this.settling as PendingRecord;
+    this.settling = undefined;
+    pending.resolve = resolve;
+    pending.reject = reject;
+  };
 
   /**
    * Transactional producers: gets the producer id and epoch for `transactionalId`, fencing any older producer
@@ -275,10 +337,10 @@ export class Producer {
     }
   }
 
-  private appendNow(record: PendingRecord): boolean {
-    const metadata = this.topics.get(record.topic);
+  private appendNow(record: PendingRecord, now: number): boolean {
+    const metadata = this.topics.get(record.topic, now);
     if (metadata === undefined || !this.memory.tryReserve(record.size)) return false;
-    this.append(record, metadata);
+    this.append(record, metadata, now);
     return true;
   }
 
@@ -301,7 +363,7 @@ export class Producer {
             throw this.abandoned;
           }
         }
-        this.append(record, metadata);
+        this.append(record, metadata, Date.now());
       } catch (err) {
         record.reject(err instanceof Error ? err : new TidemarkError(String(err)));
       }
@@ -320,7 +382,7 @@ export class Producer {
     });
   }
 
-  private append(record: PendingRecord, metadata: TopicMetadata): void {
+  private append(record: PendingRecord, metadata: TopicMetadata, now: number): void {
     const { topic } = record;
     const o = this.options;
     const partitions = metadata.partitions;
@@ -342,7 +404,6 @@ export class Producer {
     }
     record.partition = partition;
     this.transactions?.maybeAdd(topic, partition);
-    const now = Date.now();
     const result = this.accumulator.append(record, now);
     if (sticky) this.sticky.onAppend(topic, partition, record.size, result.switchAllowed, partitions);
     if (result.full || o.lingerMs === 0) this.sender.wake();

@@ -24,8 +24,8 @@ const unsettled = () => {
 
 function bytes(value: Bytes | null | undefined, what: string): Buffer | null {
   if (value === null || value === undefined) return null;
+  if (value instanceof Buffer) return value;
   if (typeof value === 'string') return Buffer.from(value, 'utf8');
-  if (Buffer.isBuffer(value)) return value;
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   throw new InvalidRecordError(`${what} must be a Buffer, Uint8Array, string or null`);
 }
@@ -80,8 +80,11 @@ export function prepareRecord(input: ProducerRecord, now: number, maxRecordSize:
   if (partition !== undefined && (!Number.isInteger(partition) || partition < 0)) {
     throw new InvalidRecordError(`invalid partition ${String(partition)}`, topic);
   }
-  const ts = input.timestamp instanceof Date ? input.timestamp.getTime() : (input.timestamp ?? now);
-  if (!Number.isSafeInteger(ts) || ts < 0) throw new InvalidRecordError(`invalid timestamp ${String(ts)}`, topic);
+  const given = input.timestamp;
+  // The common case first: no timestamp of its own, so `now`, already valid.
+  const ts = given === undefined || given === null ? now : given instanceof Date ? given.getTime() : given;
+  if (ts !== now && (!Number.isSafeInteger(ts) || ts < 0))
+    throw new InvalidRecordError(`invalid timestamp ${String(ts)}`, topic);
   const record: PendingRecord = {
     topic,
     partition: partition ?? -1,
@@ -90,8 +93,12 @@ export function prepareRecord(input: ProducerRecord, now: number, maxRecordSize:
     headers: headersOf(input.headers),
     timestamp: ts,
     size: 0,
+    // Present from the start, so every record has one shape (the accumulator's loads stay monomorphic).
+    settings: undefined,
     resolve: unsettled,
     reject: unsettled,
+    group: undefined,
+    index: 0,
   };
   record.size = estimateSize(record);
   if (record.size > maxRecordSize) {

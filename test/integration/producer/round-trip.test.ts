@@ -69,6 +69,33 @@ describe.each(generations)('round trip on $label', ({ address }) => {
     }
   });
 
+  it.skipIf(address === null).each(['none', 'lz4'] as const)('sendBatch, compression %s', async (compression) => {
+    const topic = uniqueTopicName(`produce-batch-${compression}`);
+    await client.admin.createTopics([{ name: topic, numPartitions: 3, replicationFactor: 1 }]);
+    const producer = client.producer({ compression, lingerMs: 10 });
+    // Three calls, all outstanding at once, between single sends: every record lands once, in call order.
+    const calls = [0, 1, 2].map((c) =>
+      producer.sendBatch(Array.from({ length: COUNT }, (_, i) => specRecord(topic, c * COUNT + i))),
+    );
+    const single = producer.send(specRecord(topic, 3 * COUNT));
+    const sent = [...(await Promise.all(calls)).flat(), await single];
+    await producer.close();
+
+    const { records, batches } = await readBack(client, topic);
+    expect(records).toHaveLength(3 * COUNT + 1);
+    const byPosition = new Map(records.map((r) => [`${r.partition}/${r.offset}`, r]));
+    sent.forEach((m, i) => {
+      expect(byPosition.get(`${m.partition}/${m.offset}`), `record ${i}`).toEqual(
+        expectedRecord(i, m.partition, m.offset),
+      );
+    });
+    for (let partition = 0; partition < 3; partition++) {
+      const offsets = sent.filter((m) => m.partition === partition).map((m) => m.offset);
+      expect(offsets).toEqual([...offsets].sort((a, b) => (a < b ? -1 : 1)));
+    }
+    expect(batches.every((b) => b.producerId >= 0n && b.compression === CompressionCodec[compression])).toBe(true);
+  });
+
   it.skipIf(address === null).each([0, 1] as const)('acks %s', async (acks) => {
     const topic = uniqueTopicName(`produce-acks${acks}`);
     await client.admin.createTopics([{ name: topic, numPartitions: 2, replicationFactor: 1 }]);

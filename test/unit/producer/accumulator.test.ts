@@ -15,6 +15,8 @@ function record(topic: string, partition: number, size = 100): PendingRecord {
     size,
     resolve: () => {},
     reject: () => {},
+    group: undefined,
+    index: 0,
   };
 }
 

@@ -73,6 +73,25 @@ describe('Producer (against a fake broker)', () => {
     await expect(p.send({ topic: 't', value: 'x', partition: 7 })).rejects.toBeInstanceOf(InvalidRecordError);
   });
 
+  it('a partitioner that throws rejects that send (no synchronous throw) and the next sends go on', async () => {
+    const broker = fakeKafkaWith({ t: 2 });
+    const boom = new Error('partitioner broke');
+    const p = producerFor(broker, {
+      partitioner: ({ key }) => {
+        if (key?.toString() === 'bad') throw boom;
+        return 1;
+      },
+    });
+    await p.send({ topic: 't', key: 'first', value: 'w' }); // metadata known: the next send appends at once
+    let sent: Promise<unknown> | undefined;
+    expect(() => {
+      sent = p.send({ topic: 't', key: 'bad', value: 'x' });
+    }).not.toThrow();
+    await expect(sent).rejects.toBe(boom);
+    const after = await p.send({ topic: 't', key: 'good', value: 'y' });
+    expect(after).toMatchObject({ partition: 1, offset: 1n });
+  });
+
   it('keeps null keys, null values, empty values, and headers (repeated keys, null values) exact', async () => {
     const broker = fakeKafkaWith({ t: 1 });
     const p = producerFor(broker);
