@@ -73,7 +73,7 @@ export class Offsets {
     }));
   }
 
-  /** Any ListOffsets lookup (max-timestamp, earliest-local, latest-tiered… where the broker's version allows). */
+  /** Any ListOffsets lookup (max-timestamp, earliest-local, latest-tiered, etc., where the broker's version allows). */
   list(queries: readonly ListOffsetsQuery[], options?: ListOffsetsOptions): Promise<ListedOffset[]> {
     return listOffsets(this.ctx, queries, options);
   }

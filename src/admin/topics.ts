@@ -183,7 +183,7 @@ export class TopicAdmin {
     }, options);
   }
 
-  /** Names of every topic, sorted; internal topics (`__consumer_offsets`…) only when asked for. */
+  /** Names of every topic, sorted; internal topics (`__consumer_offsets` and the like) only when asked for. */
   async listTopics(options: { includeInternal?: boolean } = {}): Promise<string[]> {
     const md = await this.cluster.metadata();
     return [...md.topics.values()]
