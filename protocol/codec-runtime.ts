@@ -41,6 +41,18 @@ export interface GeneratedCodec {
 /** A message's generated codecs by version. */
 export type MessageCodecTable = Readonly<Record<number, GeneratedCodec>>;
 
+/**
+ * `build`'s result, made the first time it is asked for: a generated module's codec functions, made when its API
+ * is first used (protocol/generate/generate.ts says why).
+ */
+export function madeOnFirstUse<T extends object>(build: () => T): () => T {
+  let made: T | undefined;
+  return () => {
+    made ??= build();
+    return made;
+  };
+}
+
 /** A message's generated codecs, with the fingerprint of the definition they were generated from. */
 export interface GeneratedMessage {
   readonly fingerprint: string;

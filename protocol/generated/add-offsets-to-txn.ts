@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -43,6 +45,26 @@ export interface AddOffsetsToTxnRequest {
   groupId: string;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** AddOffsetsToTxnResponse, every version: a field not in a version holds its default. */
+export interface AddOffsetsToTxnResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 0+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Error; 0 for none.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { AddOffsetsToTxnRequest: MessageCodecTable; AddOffsetsToTxnResponse: MessageCodecTable } {
 
 // ---- AddOffsetsToTxnRequest version 0 ----
 
@@ -92,35 +114,6 @@ function encodeAddOffsetsToTxnRequestV4(w: Writer, v: any): void { encodeAddOffs
 
 function decodeAddOffsetsToTxnRequestV4(r: Reader): Record<string, unknown> { try { return decodeAddOffsetsToTxnRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "AddOffsetsToTxnRequest", 4, r); } }
 
-/** AddOffsetsToTxnRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const AddOffsetsToTxnRequestCodecs: GeneratedMessage = {
-  fingerprint: "7f7fa582268",
-  versions: {
-    0: { decode: decodeAddOffsetsToTxnRequestV0, encode: encodeAddOffsetsToTxnRequestV0 },
-    1: { decode: decodeAddOffsetsToTxnRequestV1, encode: encodeAddOffsetsToTxnRequestV1 },
-    2: { decode: decodeAddOffsetsToTxnRequestV2, encode: encodeAddOffsetsToTxnRequestV2 },
-    3: { decode: decodeAddOffsetsToTxnRequestV3, encode: encodeAddOffsetsToTxnRequestV3 },
-    4: { decode: decodeAddOffsetsToTxnRequestV4, encode: encodeAddOffsetsToTxnRequestV4 },
-  },
-};
-
-/** AddOffsetsToTxnResponse, every version: a field not in a version holds its default. */
-export interface AddOffsetsToTxnResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 0+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Error; 0 for none.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- AddOffsetsToTxnResponse version 0 ----
 
 function decodeAddOffsetsToTxnResponseV0Fields(r: Reader) { r.path = "throttleTimeMs"; const v0 = r.int32(); r.path = "errorCode"; const v1 = r.int16(); return { "throttleTimeMs": v0, "errorCode": v1 }; }
@@ -169,14 +162,34 @@ function encodeAddOffsetsToTxnResponseV4(w: Writer, v: any): void { encodeAddOff
 
 function decodeAddOffsetsToTxnResponseV4(r: Reader): Record<string, unknown> { try { return decodeAddOffsetsToTxnResponseV3Fields(r); } catch (err) { throw annotateDecodeError(err, "AddOffsetsToTxnResponse", 4, r); } }
 
-/** AddOffsetsToTxnResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const AddOffsetsToTxnResponseCodecs: GeneratedMessage = {
-  fingerprint: "03ed4be6158",
-  versions: {
+return {
+  AddOffsetsToTxnRequest: {
+    0: { decode: decodeAddOffsetsToTxnRequestV0, encode: encodeAddOffsetsToTxnRequestV0 },
+    1: { decode: decodeAddOffsetsToTxnRequestV1, encode: encodeAddOffsetsToTxnRequestV1 },
+    2: { decode: decodeAddOffsetsToTxnRequestV2, encode: encodeAddOffsetsToTxnRequestV2 },
+    3: { decode: decodeAddOffsetsToTxnRequestV3, encode: encodeAddOffsetsToTxnRequestV3 },
+    4: { decode: decodeAddOffsetsToTxnRequestV4, encode: encodeAddOffsetsToTxnRequestV4 },
+  },
+  AddOffsetsToTxnResponse: {
     0: { decode: decodeAddOffsetsToTxnResponseV0, encode: encodeAddOffsetsToTxnResponseV0 },
     1: { decode: decodeAddOffsetsToTxnResponseV1, encode: encodeAddOffsetsToTxnResponseV1 },
     2: { decode: decodeAddOffsetsToTxnResponseV2, encode: encodeAddOffsetsToTxnResponseV2 },
     3: { decode: decodeAddOffsetsToTxnResponseV3, encode: encodeAddOffsetsToTxnResponseV3 },
     4: { decode: decodeAddOffsetsToTxnResponseV4, encode: encodeAddOffsetsToTxnResponseV4 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** AddOffsetsToTxnRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const AddOffsetsToTxnRequestCodecs: GeneratedMessage = {
+  fingerprint: "7f7fa582268",
+  get versions() { return codecs().AddOffsetsToTxnRequest; },
+};
+
+/** AddOffsetsToTxnResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const AddOffsetsToTxnResponseCodecs: GeneratedMessage = {
+  fingerprint: "03ed4be6158",
+  get versions() { return codecs().AddOffsetsToTxnResponse; },
 };

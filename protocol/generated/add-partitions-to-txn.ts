@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -119,6 +121,89 @@ export interface AddPartitionsToTxnRequestAddPartitionsToTxnTopic2 {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** AddPartitionsToTxnResponse, every version: a field not in a version holds its default. */
+export interface AddPartitionsToTxnResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 0+.
+   */
+  throttleTimeMs: number;
+  /**
+   * v4+: error for the whole batch; 0 for none (per-partition errors are below).
+   *
+   * Versions 4+.
+   */
+  errorCode: number;
+  /**
+   * v4+: outcome for each transaction of the batch.
+   *
+   * Versions 4+.
+   */
+  resultsByTransaction: AddPartitionsToTxnResponseAddPartitionsToTxnResult[];
+  /**
+   * v0-3: outcome for each topic of the request.
+   *
+   * Versions 0-3.
+   */
+  resultsByTopicV3AndBelow: AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One AddPartitionsToTxnPartitionResult of AddPartitionsToTxnResponse. */
+export interface AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult {
+  /**
+   * Partition index within the topic.
+   *
+   * Versions 0+.
+   */
+  partitionIndex: number;
+  /**
+   * Error for this partition; 0 if it is now in the transaction.
+   *
+   * Versions 0+.
+   */
+  partitionErrorCode: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One AddPartitionsToTxnTopicResult of AddPartitionsToTxnResponse. */
+export interface AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult {
+  /**
+   * Topic name.
+   *
+   * Versions 0+.
+   */
+  name: string;
+  /**
+   * Outcome for each partition of the topic.
+   *
+   * Versions 0+.
+   */
+  resultsByPartition: AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One AddPartitionsToTxnResult of AddPartitionsToTxnResponse. */
+export interface AddPartitionsToTxnResponseAddPartitionsToTxnResult {
+  /**
+   * Transactional id the results belong to.
+   *
+   * Versions 4+.
+   */
+  transactionalId: string;
+  /**
+   * Outcome for each topic of this transaction.
+   *
+   * Versions 4+.
+   */
+  topicResults: AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { AddPartitionsToTxnRequest: MessageCodecTable; AddPartitionsToTxnResponse: MessageCodecTable } {
+
 // ---- AddPartitionsToTxnRequest version 0 ----
 
 function readAddPartitionsToTxnRequestV0partitionsArray(r: Reader) { const n0 = r.arrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
@@ -214,99 +299,6 @@ const AddPartitionsToTxnRequestV5Context: EncodeContext = { api: "AddPartitionsT
 function encodeAddPartitionsToTxnRequestV5(w: Writer, v: any): void { encodeAddPartitionsToTxnRequestV4Fields(w, v, AddPartitionsToTxnRequestV5Context); }
 
 function decodeAddPartitionsToTxnRequestV5(r: Reader): Record<string, unknown> { try { return decodeAddPartitionsToTxnRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "AddPartitionsToTxnRequest", 5, r); } }
-
-/** AddPartitionsToTxnRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const AddPartitionsToTxnRequestCodecs: GeneratedMessage = {
-  fingerprint: "f0643d577bb",
-  versions: {
-    0: { decode: decodeAddPartitionsToTxnRequestV0, encode: encodeAddPartitionsToTxnRequestV0 },
-    1: { decode: decodeAddPartitionsToTxnRequestV1, encode: encodeAddPartitionsToTxnRequestV1 },
-    2: { decode: decodeAddPartitionsToTxnRequestV2, encode: encodeAddPartitionsToTxnRequestV2 },
-    3: { decode: decodeAddPartitionsToTxnRequestV3, encode: encodeAddPartitionsToTxnRequestV3 },
-    4: { decode: decodeAddPartitionsToTxnRequestV4, encode: encodeAddPartitionsToTxnRequestV4 },
-    5: { decode: decodeAddPartitionsToTxnRequestV5, encode: encodeAddPartitionsToTxnRequestV5 },
-  },
-};
-
-/** AddPartitionsToTxnResponse, every version: a field not in a version holds its default. */
-export interface AddPartitionsToTxnResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 0+.
-   */
-  throttleTimeMs: number;
-  /**
-   * v4+: error for the whole batch; 0 for none (per-partition errors are below).
-   *
-   * Versions 4+.
-   */
-  errorCode: number;
-  /**
-   * v4+: outcome for each transaction of the batch.
-   *
-   * Versions 4+.
-   */
-  resultsByTransaction: AddPartitionsToTxnResponseAddPartitionsToTxnResult[];
-  /**
-   * v0-3: outcome for each topic of the request.
-   *
-   * Versions 0-3.
-   */
-  resultsByTopicV3AndBelow: AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One AddPartitionsToTxnPartitionResult of AddPartitionsToTxnResponse. */
-export interface AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult {
-  /**
-   * Partition index within the topic.
-   *
-   * Versions 0+.
-   */
-  partitionIndex: number;
-  /**
-   * Error for this partition; 0 if it is now in the transaction.
-   *
-   * Versions 0+.
-   */
-  partitionErrorCode: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One AddPartitionsToTxnTopicResult of AddPartitionsToTxnResponse. */
-export interface AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult {
-  /**
-   * Topic name.
-   *
-   * Versions 0+.
-   */
-  name: string;
-  /**
-   * Outcome for each partition of the topic.
-   *
-   * Versions 0+.
-   */
-  resultsByPartition: AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One AddPartitionsToTxnResult of AddPartitionsToTxnResponse. */
-export interface AddPartitionsToTxnResponseAddPartitionsToTxnResult {
-  /**
-   * Transactional id the results belong to.
-   *
-   * Versions 4+.
-   */
-  transactionalId: string;
-  /**
-   * Outcome for each topic of this transaction.
-   *
-   * Versions 4+.
-   */
-  topicResults: AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
 
 // ---- AddPartitionsToTxnResponse version 0 ----
 
@@ -420,10 +412,16 @@ function encodeAddPartitionsToTxnResponseV5(w: Writer, v: any): void { encodeAdd
 
 function decodeAddPartitionsToTxnResponseV5(r: Reader): Record<string, unknown> { try { return decodeAddPartitionsToTxnResponseV4Fields(r); } catch (err) { throw annotateDecodeError(err, "AddPartitionsToTxnResponse", 5, r); } }
 
-/** AddPartitionsToTxnResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const AddPartitionsToTxnResponseCodecs: GeneratedMessage = {
-  fingerprint: "d2a41f80837",
-  versions: {
+return {
+  AddPartitionsToTxnRequest: {
+    0: { decode: decodeAddPartitionsToTxnRequestV0, encode: encodeAddPartitionsToTxnRequestV0 },
+    1: { decode: decodeAddPartitionsToTxnRequestV1, encode: encodeAddPartitionsToTxnRequestV1 },
+    2: { decode: decodeAddPartitionsToTxnRequestV2, encode: encodeAddPartitionsToTxnRequestV2 },
+    3: { decode: decodeAddPartitionsToTxnRequestV3, encode: encodeAddPartitionsToTxnRequestV3 },
+    4: { decode: decodeAddPartitionsToTxnRequestV4, encode: encodeAddPartitionsToTxnRequestV4 },
+    5: { decode: decodeAddPartitionsToTxnRequestV5, encode: encodeAddPartitionsToTxnRequestV5 },
+  },
+  AddPartitionsToTxnResponse: {
     0: { decode: decodeAddPartitionsToTxnResponseV0, encode: encodeAddPartitionsToTxnResponseV0 },
     1: { decode: decodeAddPartitionsToTxnResponseV1, encode: encodeAddPartitionsToTxnResponseV1 },
     2: { decode: decodeAddPartitionsToTxnResponseV2, encode: encodeAddPartitionsToTxnResponseV2 },
@@ -431,4 +429,19 @@ export const AddPartitionsToTxnResponseCodecs: GeneratedMessage = {
     4: { decode: decodeAddPartitionsToTxnResponseV4, encode: encodeAddPartitionsToTxnResponseV4 },
     5: { decode: decodeAddPartitionsToTxnResponseV5, encode: encodeAddPartitionsToTxnResponseV5 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** AddPartitionsToTxnRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const AddPartitionsToTxnRequestCodecs: GeneratedMessage = {
+  fingerprint: "f0643d577bb",
+  get versions() { return codecs().AddPartitionsToTxnRequest; },
+};
+
+/** AddPartitionsToTxnResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const AddPartitionsToTxnResponseCodecs: GeneratedMessage = {
+  fingerprint: "d2a41f80837",
+  get versions() { return codecs().AddPartitionsToTxnResponse; },
 };

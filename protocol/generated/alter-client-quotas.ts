@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -89,6 +91,66 @@ export interface AlterClientQuotasRequestEntryData {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** AlterClientQuotasResponse, every version: a field not in a version holds its default. */
+export interface AlterClientQuotasResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 0+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Result for each entity of the request.
+   *
+   * Versions 0+.
+   */
+  entries: AlterClientQuotasResponseEntryData[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One EntityData of AlterClientQuotasResponse. */
+export interface AlterClientQuotasResponseEntityData {
+  /**
+   * Entity type: "user", "client-id" or "ip".
+   *
+   * Versions 0+.
+   */
+  entityType: string;
+  /**
+   * Entity name, or null for the type's default entity.
+   *
+   * Versions 0+; nullable in 0+.
+   */
+  entityName: string | null;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One EntryData of AlterClientQuotasResponse. */
+export interface AlterClientQuotasResponseEntryData {
+  /**
+   * Error for this entity; 0 if applied (or valid, with validateOnly).
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Broker's explanation of the error, or null.
+   *
+   * Versions 0+; nullable in 0+.
+   */
+  errorMessage: string | null;
+  /**
+   * The entity the result is for.
+   *
+   * Versions 0+.
+   */
+  entity: AlterClientQuotasResponseEntityData[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { AlterClientQuotasRequest: MessageCodecTable; AlterClientQuotasResponse: MessageCodecTable } {
+
 // ---- AlterClientQuotasRequest version 0 ----
 
 function decodeAlterClientQuotasRequestV0EntityData(r: Reader) { r.path = "entries.entity.entityType"; const v0 = r.string(); r.path = "entries.entity.entityName"; const v1 = r.nullableString(); return { "entityType": v0, "entityName": v1 }; }
@@ -161,72 +223,6 @@ function encodeAlterClientQuotasRequestV1(w: Writer, v: any): void { encodeAlter
 
 function decodeAlterClientQuotasRequestV1(r: Reader): Record<string, unknown> { try { return decodeAlterClientQuotasRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "AlterClientQuotasRequest", 1, r); } }
 
-/** AlterClientQuotasRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const AlterClientQuotasRequestCodecs: GeneratedMessage = {
-  fingerprint: "f73f2a484f3",
-  versions: {
-    0: { decode: decodeAlterClientQuotasRequestV0, encode: encodeAlterClientQuotasRequestV0 },
-    1: { decode: decodeAlterClientQuotasRequestV1, encode: encodeAlterClientQuotasRequestV1 },
-  },
-};
-
-/** AlterClientQuotasResponse, every version: a field not in a version holds its default. */
-export interface AlterClientQuotasResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 0+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Result for each entity of the request.
-   *
-   * Versions 0+.
-   */
-  entries: AlterClientQuotasResponseEntryData[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One EntityData of AlterClientQuotasResponse. */
-export interface AlterClientQuotasResponseEntityData {
-  /**
-   * Entity type: "user", "client-id" or "ip".
-   *
-   * Versions 0+.
-   */
-  entityType: string;
-  /**
-   * Entity name, or null for the type's default entity.
-   *
-   * Versions 0+; nullable in 0+.
-   */
-  entityName: string | null;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One EntryData of AlterClientQuotasResponse. */
-export interface AlterClientQuotasResponseEntryData {
-  /**
-   * Error for this entity; 0 if applied (or valid, with validateOnly).
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Broker's explanation of the error, or null.
-   *
-   * Versions 0+; nullable in 0+.
-   */
-  errorMessage: string | null;
-  /**
-   * The entity the result is for.
-   *
-   * Versions 0+.
-   */
-  entity: AlterClientQuotasResponseEntityData[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- AlterClientQuotasResponse version 0 ----
 
 function decodeAlterClientQuotasResponseV0EntryData(r: Reader) { r.path = "entries.errorCode"; const v0 = r.int16(); r.path = "entries.errorMessage"; const v1 = r.nullableString(); r.path = "entries.entity"; const v2 = readAlterClientQuotasRequestV0entityArray(r); return { "errorCode": v0, "errorMessage": v1, "entity": v2 }; }
@@ -267,11 +263,28 @@ function encodeAlterClientQuotasResponseV1(w: Writer, v: any): void { encodeAlte
 
 function decodeAlterClientQuotasResponseV1(r: Reader): Record<string, unknown> { try { return decodeAlterClientQuotasResponseV1Fields(r); } catch (err) { throw annotateDecodeError(err, "AlterClientQuotasResponse", 1, r); } }
 
-/** AlterClientQuotasResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const AlterClientQuotasResponseCodecs: GeneratedMessage = {
-  fingerprint: "947b635a41a",
-  versions: {
+return {
+  AlterClientQuotasRequest: {
+    0: { decode: decodeAlterClientQuotasRequestV0, encode: encodeAlterClientQuotasRequestV0 },
+    1: { decode: decodeAlterClientQuotasRequestV1, encode: encodeAlterClientQuotasRequestV1 },
+  },
+  AlterClientQuotasResponse: {
     0: { decode: decodeAlterClientQuotasResponseV0, encode: encodeAlterClientQuotasResponseV0 },
     1: { decode: decodeAlterClientQuotasResponseV1, encode: encodeAlterClientQuotasResponseV1 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** AlterClientQuotasRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const AlterClientQuotasRequestCodecs: GeneratedMessage = {
+  fingerprint: "f73f2a484f3",
+  get versions() { return codecs().AlterClientQuotasRequest; },
+};
+
+/** AlterClientQuotasResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const AlterClientQuotasResponseCodecs: GeneratedMessage = {
+  fingerprint: "947b635a41a",
+  get versions() { return codecs().AlterClientQuotasResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -71,6 +73,55 @@ export interface AlterConfigsRequestAlterConfigsResource {
   configs: AlterConfigsRequestAlterableConfig[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** AlterConfigsResponse, every version: a field not in a version holds its default. */
+export interface AlterConfigsResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 0+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Result for each resource of the request.
+   *
+   * Versions 0+.
+   */
+  responses: AlterConfigsResponseAlterConfigsResourceResponse[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One AlterConfigsResourceResponse of AlterConfigsResponse. */
+export interface AlterConfigsResponseAlterConfigsResourceResponse {
+  /**
+   * Error for this resource; 0 if its configs were changed (or valid, with validateOnly).
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Broker's explanation of the error, or null.
+   *
+   * Versions 0+; nullable in 0+.
+   */
+  errorMessage: string | null;
+  /**
+   * Resource type code: 2 TOPIC, 4 BROKER, 8 BROKER_LOGGER, 16 CLIENT_METRICS, 32 GROUP.
+   *
+   * Versions 0+.
+   */
+  resourceType: number;
+  /**
+   * Resource name (a topic name, or a broker id as text; empty for the cluster default).
+   *
+   * Versions 0+.
+   */
+  resourceName: string;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { AlterConfigsRequest: MessageCodecTable; AlterConfigsResponse: MessageCodecTable } {
 
 // ---- AlterConfigsRequest version 0 ----
 
@@ -136,62 +187,6 @@ function encodeAlterConfigsRequestV2(w: Writer, v: any): void { encodeAlterConfi
 
 function decodeAlterConfigsRequestV2(r: Reader): Record<string, unknown> { try { return decodeAlterConfigsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "AlterConfigsRequest", 2, r); } }
 
-/** AlterConfigsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const AlterConfigsRequestCodecs: GeneratedMessage = {
-  fingerprint: "8875d929425",
-  versions: {
-    0: { decode: decodeAlterConfigsRequestV0, encode: encodeAlterConfigsRequestV0 },
-    1: { decode: decodeAlterConfigsRequestV1, encode: encodeAlterConfigsRequestV1 },
-    2: { decode: decodeAlterConfigsRequestV2, encode: encodeAlterConfigsRequestV2 },
-  },
-};
-
-/** AlterConfigsResponse, every version: a field not in a version holds its default. */
-export interface AlterConfigsResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 0+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Result for each resource of the request.
-   *
-   * Versions 0+.
-   */
-  responses: AlterConfigsResponseAlterConfigsResourceResponse[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One AlterConfigsResourceResponse of AlterConfigsResponse. */
-export interface AlterConfigsResponseAlterConfigsResourceResponse {
-  /**
-   * Error for this resource; 0 if its configs were changed (or valid, with validateOnly).
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Broker's explanation of the error, or null.
-   *
-   * Versions 0+; nullable in 0+.
-   */
-  errorMessage: string | null;
-  /**
-   * Resource type code: 2 TOPIC, 4 BROKER, 8 BROKER_LOGGER, 16 CLIENT_METRICS, 32 GROUP.
-   *
-   * Versions 0+.
-   */
-  resourceType: number;
-  /**
-   * Resource name (a topic name, or a broker id as text; empty for the cluster default).
-   *
-   * Versions 0+.
-   */
-  resourceName: string;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- AlterConfigsResponse version 0 ----
 
 function decodeAlterConfigsResponseV0AlterConfigsResourceResponse(r: Reader) { r.path = "responses.errorCode"; const v0 = r.int16(); r.path = "responses.errorMessage"; const v1 = r.nullableString(); r.path = "responses.resourceType"; const v2 = r.int8(); r.path = "responses.resourceName"; const v3 = r.string(); return { "errorCode": v0, "errorMessage": v1, "resourceType": v2, "resourceName": v3 }; }
@@ -240,12 +235,30 @@ function encodeAlterConfigsResponseV2(w: Writer, v: any): void { encodeAlterConf
 
 function decodeAlterConfigsResponseV2(r: Reader): Record<string, unknown> { try { return decodeAlterConfigsResponseV2Fields(r); } catch (err) { throw annotateDecodeError(err, "AlterConfigsResponse", 2, r); } }
 
-/** AlterConfigsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const AlterConfigsResponseCodecs: GeneratedMessage = {
-  fingerprint: "a5d1356c3e1",
-  versions: {
+return {
+  AlterConfigsRequest: {
+    0: { decode: decodeAlterConfigsRequestV0, encode: encodeAlterConfigsRequestV0 },
+    1: { decode: decodeAlterConfigsRequestV1, encode: encodeAlterConfigsRequestV1 },
+    2: { decode: decodeAlterConfigsRequestV2, encode: encodeAlterConfigsRequestV2 },
+  },
+  AlterConfigsResponse: {
     0: { decode: decodeAlterConfigsResponseV0, encode: encodeAlterConfigsResponseV0 },
     1: { decode: decodeAlterConfigsResponseV1, encode: encodeAlterConfigsResponseV1 },
     2: { decode: decodeAlterConfigsResponseV2, encode: encodeAlterConfigsResponseV2 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** AlterConfigsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const AlterConfigsRequestCodecs: GeneratedMessage = {
+  fingerprint: "8875d929425",
+  get versions() { return codecs().AlterConfigsRequest; },
+};
+
+/** AlterConfigsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const AlterConfigsResponseCodecs: GeneratedMessage = {
+  fingerprint: "a5d1356c3e1",
+  get versions() { return codecs().AlterConfigsResponse; },
 };

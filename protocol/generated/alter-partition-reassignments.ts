@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -71,61 +73,6 @@ export interface AlterPartitionReassignmentsRequestReassignableTopic {
   partitions: AlterPartitionReassignmentsRequestReassignablePartition[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- AlterPartitionReassignmentsRequest version 0 ----
-
-function readAlterPartitionReassignmentsRequestV0replicasArray(r: Reader) { const n0 = r.compactArrayLength(4, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
-
-function decodeAlterPartitionReassignmentsRequestV0ReassignablePartition(r: Reader) { r.path = "topics.partitions.partitionIndex"; const v0 = r.int32(); r.path = "topics.partitions.replicas"; const v1 = readAlterPartitionReassignmentsRequestV0replicasArray(r); r.path = "topics.partitions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "partitionIndex": v0, "replicas": v1, _unknownTaggedFields: unk }; }
-
-function defaultAlterPartitionReassignmentsRequestV0ReassignablePartition() { return { "partitionIndex": 0, "replicas": null }; }
-
-function isDefaultAlterPartitionReassignmentsRequestV0ReassignablePartition(v: any): boolean { return (v["partitionIndex"] === undefined || v["partitionIndex"] === 0) && (v["replicas"] == null); }
-
-function readAlterPartitionReassignmentsRequestV0partitionsArray(r: Reader) { const n0 = r.compactArrayLength(6, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeAlterPartitionReassignmentsRequestV0ReassignablePartition(r)); return a1; }
-
-function decodeAlterPartitionReassignmentsRequestV0ReassignableTopic(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); r.path = "topics.partitions"; const v1 = readAlterPartitionReassignmentsRequestV0partitionsArray(r); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "partitions": v1, _unknownTaggedFields: unk }; }
-
-function defaultAlterPartitionReassignmentsRequestV0ReassignableTopic() { return { "name": "", "partitions": [] }; }
-
-function isDefaultAlterPartitionReassignmentsRequestV0ReassignableTopic(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["partitions"] == null || v["partitions"].length === 0); }
-
-function readAlterPartitionReassignmentsRequestV0topicsArray(r: Reader) { const n0 = r.compactArrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeAlterPartitionReassignmentsRequestV0ReassignableTopic(r)); return a1; }
-
-function decodeAlterPartitionReassignmentsRequestV0Fields(r: Reader) { r.path = "timeoutMs"; const v0 = r.int32(); r.path = "topics"; const v1 = readAlterPartitionReassignmentsRequestV0topicsArray(r); let v2: any = true; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "timeoutMs": v0, "allowReplicationFactorChange": v2, "topics": v1, _unknownTaggedFields: unk }; }
-
-const AlterPartitionReassignmentsRequestV0Context: EncodeContext = { api: "AlterPartitionReassignmentsRequest", version: 0 };
-
-function encodeAlterPartitionReassignmentsRequestV0ReassignablePartition(w: Writer, v: any, c: EncodeContext): void { const x0 = v["partitionIndex"]; const y1 = (x0 === undefined ? 0 : x0); w.int32(y1 ?? 0); const x2 = v["replicas"]; const y3 = (x2 === undefined ? null : x2);  if (y3 == null) { w.uvarint(0); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
-
-function encodeAlterPartitionReassignmentsRequestV0ReassignableTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitions may not be null in version ${c.version}`, { ...c, field: "topics[].partitions" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[].partitions[] may not be null in version ${c.version}`, { ...c, field: "topics[].partitions[]" }); encodeAlterPartitionReassignmentsRequestV0ReassignablePartition(w, it4 ?? {}, c); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
-
-function encodeAlterPartitionReassignmentsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["allowReplicationFactorChange"] !== undefined && !(v["allowReplicationFactorChange"] === undefined || v["allowReplicationFactorChange"] === true)) throw new ProtocolError(`allowReplicationFactorChange is not supported in version ${c.version}`, { ...c, field: "allowReplicationFactorChange" }); const x0 = v["timeoutMs"]; const y1 = (x0 === undefined ? 60000 : x0); w.int32(y1 ?? 0); const x2 = v["topics"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeAlterPartitionReassignmentsRequestV0ReassignableTopic(w, it4 ?? {}, c); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
-
-function encodeAlterPartitionReassignmentsRequestV0(w: Writer, v: any): void { encodeAlterPartitionReassignmentsRequestV0Fields(w, v, AlterPartitionReassignmentsRequestV0Context); }
-
-function decodeAlterPartitionReassignmentsRequestV0(r: Reader): Record<string, unknown> { try { return decodeAlterPartitionReassignmentsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "AlterPartitionReassignmentsRequest", 0, r); } }
-
-// ---- AlterPartitionReassignmentsRequest version 1 ----
-
-function decodeAlterPartitionReassignmentsRequestV1Fields(r: Reader) { r.path = "timeoutMs"; const v0 = r.int32(); r.path = "allowReplicationFactorChange"; const v1 = r.bool(); r.path = "topics"; const v2 = readAlterPartitionReassignmentsRequestV0topicsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "timeoutMs": v0, "allowReplicationFactorChange": v1, "topics": v2, _unknownTaggedFields: unk }; }
-
-const AlterPartitionReassignmentsRequestV1Context: EncodeContext = { api: "AlterPartitionReassignmentsRequest", version: 1 };
-
-function encodeAlterPartitionReassignmentsRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["timeoutMs"]; const y1 = (x0 === undefined ? 60000 : x0); w.int32(y1 ?? 0); const x2 = v["allowReplicationFactorChange"]; const y3 = (x2 === undefined ? true : x2); w.bool(!!y3); const x4 = v["topics"]; const y5 = (x4 === undefined ? [] : x4); if (y5 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y5 == null) { w.uvarint(0 + 1); } else { w.uvarint(y5.length + 1); for (const it6 of y5) { if (it6 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeAlterPartitionReassignmentsRequestV0ReassignableTopic(w, it6 ?? {}, c); } } let tags7: Array<[number, (s: Writer) => void]> | undefined; if (tags7 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags7 ?? [], v._unknownTaggedFields); }
-
-function encodeAlterPartitionReassignmentsRequestV1(w: Writer, v: any): void { encodeAlterPartitionReassignmentsRequestV1Fields(w, v, AlterPartitionReassignmentsRequestV1Context); }
-
-function decodeAlterPartitionReassignmentsRequestV1(r: Reader): Record<string, unknown> { try { return decodeAlterPartitionReassignmentsRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "AlterPartitionReassignmentsRequest", 1, r); } }
-
-/** AlterPartitionReassignmentsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const AlterPartitionReassignmentsRequestCodecs: GeneratedMessage = {
-  fingerprint: "120e8f20472",
-  versions: {
-    0: { decode: decodeAlterPartitionReassignmentsRequestV0, encode: encodeAlterPartitionReassignmentsRequestV0 },
-    1: { decode: decodeAlterPartitionReassignmentsRequestV1, encode: encodeAlterPartitionReassignmentsRequestV1 },
-  },
-};
 
 /** AlterPartitionReassignmentsResponse, every version: a field not in a version holds its default. */
 export interface AlterPartitionReassignmentsResponse {
@@ -202,6 +149,55 @@ export interface AlterPartitionReassignmentsResponseReassignableTopicResponse {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { AlterPartitionReassignmentsRequest: MessageCodecTable; AlterPartitionReassignmentsResponse: MessageCodecTable } {
+
+// ---- AlterPartitionReassignmentsRequest version 0 ----
+
+function readAlterPartitionReassignmentsRequestV0replicasArray(r: Reader) { const n0 = r.compactArrayLength(4, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
+
+function decodeAlterPartitionReassignmentsRequestV0ReassignablePartition(r: Reader) { r.path = "topics.partitions.partitionIndex"; const v0 = r.int32(); r.path = "topics.partitions.replicas"; const v1 = readAlterPartitionReassignmentsRequestV0replicasArray(r); r.path = "topics.partitions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "partitionIndex": v0, "replicas": v1, _unknownTaggedFields: unk }; }
+
+function defaultAlterPartitionReassignmentsRequestV0ReassignablePartition() { return { "partitionIndex": 0, "replicas": null }; }
+
+function isDefaultAlterPartitionReassignmentsRequestV0ReassignablePartition(v: any): boolean { return (v["partitionIndex"] === undefined || v["partitionIndex"] === 0) && (v["replicas"] == null); }
+
+function readAlterPartitionReassignmentsRequestV0partitionsArray(r: Reader) { const n0 = r.compactArrayLength(6, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeAlterPartitionReassignmentsRequestV0ReassignablePartition(r)); return a1; }
+
+function decodeAlterPartitionReassignmentsRequestV0ReassignableTopic(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); r.path = "topics.partitions"; const v1 = readAlterPartitionReassignmentsRequestV0partitionsArray(r); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "partitions": v1, _unknownTaggedFields: unk }; }
+
+function defaultAlterPartitionReassignmentsRequestV0ReassignableTopic() { return { "name": "", "partitions": [] }; }
+
+function isDefaultAlterPartitionReassignmentsRequestV0ReassignableTopic(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["partitions"] == null || v["partitions"].length === 0); }
+
+function readAlterPartitionReassignmentsRequestV0topicsArray(r: Reader) { const n0 = r.compactArrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeAlterPartitionReassignmentsRequestV0ReassignableTopic(r)); return a1; }
+
+function decodeAlterPartitionReassignmentsRequestV0Fields(r: Reader) { r.path = "timeoutMs"; const v0 = r.int32(); r.path = "topics"; const v1 = readAlterPartitionReassignmentsRequestV0topicsArray(r); let v2: any = true; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "timeoutMs": v0, "allowReplicationFactorChange": v2, "topics": v1, _unknownTaggedFields: unk }; }
+
+const AlterPartitionReassignmentsRequestV0Context: EncodeContext = { api: "AlterPartitionReassignmentsRequest", version: 0 };
+
+function encodeAlterPartitionReassignmentsRequestV0ReassignablePartition(w: Writer, v: any, c: EncodeContext): void { const x0 = v["partitionIndex"]; const y1 = (x0 === undefined ? 0 : x0); w.int32(y1 ?? 0); const x2 = v["replicas"]; const y3 = (x2 === undefined ? null : x2);  if (y3 == null) { w.uvarint(0); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+
+function encodeAlterPartitionReassignmentsRequestV0ReassignableTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitions may not be null in version ${c.version}`, { ...c, field: "topics[].partitions" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[].partitions[] may not be null in version ${c.version}`, { ...c, field: "topics[].partitions[]" }); encodeAlterPartitionReassignmentsRequestV0ReassignablePartition(w, it4 ?? {}, c); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+
+function encodeAlterPartitionReassignmentsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["allowReplicationFactorChange"] !== undefined && !(v["allowReplicationFactorChange"] === undefined || v["allowReplicationFactorChange"] === true)) throw new ProtocolError(`allowReplicationFactorChange is not supported in version ${c.version}`, { ...c, field: "allowReplicationFactorChange" }); const x0 = v["timeoutMs"]; const y1 = (x0 === undefined ? 60000 : x0); w.int32(y1 ?? 0); const x2 = v["topics"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeAlterPartitionReassignmentsRequestV0ReassignableTopic(w, it4 ?? {}, c); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+
+function encodeAlterPartitionReassignmentsRequestV0(w: Writer, v: any): void { encodeAlterPartitionReassignmentsRequestV0Fields(w, v, AlterPartitionReassignmentsRequestV0Context); }
+
+function decodeAlterPartitionReassignmentsRequestV0(r: Reader): Record<string, unknown> { try { return decodeAlterPartitionReassignmentsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "AlterPartitionReassignmentsRequest", 0, r); } }
+
+// ---- AlterPartitionReassignmentsRequest version 1 ----
+
+function decodeAlterPartitionReassignmentsRequestV1Fields(r: Reader) { r.path = "timeoutMs"; const v0 = r.int32(); r.path = "allowReplicationFactorChange"; const v1 = r.bool(); r.path = "topics"; const v2 = readAlterPartitionReassignmentsRequestV0topicsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "timeoutMs": v0, "allowReplicationFactorChange": v1, "topics": v2, _unknownTaggedFields: unk }; }
+
+const AlterPartitionReassignmentsRequestV1Context: EncodeContext = { api: "AlterPartitionReassignmentsRequest", version: 1 };
+
+function encodeAlterPartitionReassignmentsRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["timeoutMs"]; const y1 = (x0 === undefined ? 60000 : x0); w.int32(y1 ?? 0); const x2 = v["allowReplicationFactorChange"]; const y3 = (x2 === undefined ? true : x2); w.bool(!!y3); const x4 = v["topics"]; const y5 = (x4 === undefined ? [] : x4); if (y5 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y5 == null) { w.uvarint(0 + 1); } else { w.uvarint(y5.length + 1); for (const it6 of y5) { if (it6 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeAlterPartitionReassignmentsRequestV0ReassignableTopic(w, it6 ?? {}, c); } } let tags7: Array<[number, (s: Writer) => void]> | undefined; if (tags7 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags7 ?? [], v._unknownTaggedFields); }
+
+function encodeAlterPartitionReassignmentsRequestV1(w: Writer, v: any): void { encodeAlterPartitionReassignmentsRequestV1Fields(w, v, AlterPartitionReassignmentsRequestV1Context); }
+
+function decodeAlterPartitionReassignmentsRequestV1(r: Reader): Record<string, unknown> { try { return decodeAlterPartitionReassignmentsRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "AlterPartitionReassignmentsRequest", 1, r); } }
+
 // ---- AlterPartitionReassignmentsResponse version 0 ----
 
 function decodeAlterPartitionReassignmentsResponseV0ReassignablePartitionResponse(r: Reader) { r.path = "responses.partitions.partitionIndex"; const v0 = r.int32(); r.path = "responses.partitions.errorCode"; const v1 = r.int16(); r.path = "responses.partitions.errorMessage"; const v2 = r.compactNullableString(); r.path = "responses.partitions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "partitionIndex": v0, "errorCode": v1, "errorMessage": v2, _unknownTaggedFields: unk }; }
@@ -242,11 +238,28 @@ function encodeAlterPartitionReassignmentsResponseV1(w: Writer, v: any): void { 
 
 function decodeAlterPartitionReassignmentsResponseV1(r: Reader): Record<string, unknown> { try { return decodeAlterPartitionReassignmentsResponseV1Fields(r); } catch (err) { throw annotateDecodeError(err, "AlterPartitionReassignmentsResponse", 1, r); } }
 
-/** AlterPartitionReassignmentsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const AlterPartitionReassignmentsResponseCodecs: GeneratedMessage = {
-  fingerprint: "a09177e55bf",
-  versions: {
+return {
+  AlterPartitionReassignmentsRequest: {
+    0: { decode: decodeAlterPartitionReassignmentsRequestV0, encode: encodeAlterPartitionReassignmentsRequestV0 },
+    1: { decode: decodeAlterPartitionReassignmentsRequestV1, encode: encodeAlterPartitionReassignmentsRequestV1 },
+  },
+  AlterPartitionReassignmentsResponse: {
     0: { decode: decodeAlterPartitionReassignmentsResponseV0, encode: encodeAlterPartitionReassignmentsResponseV0 },
     1: { decode: decodeAlterPartitionReassignmentsResponseV1, encode: encodeAlterPartitionReassignmentsResponseV1 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** AlterPartitionReassignmentsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const AlterPartitionReassignmentsRequestCodecs: GeneratedMessage = {
+  fingerprint: "120e8f20472",
+  get versions() { return codecs().AlterPartitionReassignmentsRequest; },
+};
+
+/** AlterPartitionReassignmentsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const AlterPartitionReassignmentsResponseCodecs: GeneratedMessage = {
+  fingerprint: "a09177e55bf",
+  get versions() { return codecs().AlterPartitionReassignmentsResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -84,46 +86,6 @@ export interface AlterUserScramCredentialsRequestScramCredentialUpsertion {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
-// ---- AlterUserScramCredentialsRequest version 0 ----
-
-function decodeAlterUserScramCredentialsRequestV0ScramCredentialDeletion(r: Reader) { r.path = "deletions.name"; const v0 = r.compactString(); r.path = "deletions.mechanism"; const v1 = r.int8(); r.path = "deletions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "mechanism": v1, _unknownTaggedFields: unk }; }
-
-function defaultAlterUserScramCredentialsRequestV0ScramCredentialDeletion() { return { "name": "", "mechanism": 0 }; }
-
-function isDefaultAlterUserScramCredentialsRequestV0ScramCredentialDeletion(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["mechanism"] === undefined || v["mechanism"] === 0); }
-
-function readAlterUserScramCredentialsRequestV0deletionsArray(r: Reader) { const n0 = r.compactArrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeAlterUserScramCredentialsRequestV0ScramCredentialDeletion(r)); return a1; }
-
-function decodeAlterUserScramCredentialsRequestV0ScramCredentialUpsertion(r: Reader) { r.path = "upsertions.name"; const v0 = r.compactString(); r.path = "upsertions.mechanism"; const v1 = r.int8(); r.path = "upsertions.iterations"; const v2 = r.int32(); r.path = "upsertions.salt"; const v3 = r.compactBytes(); r.path = "upsertions.saltedPassword"; const v4 = r.compactBytes(); r.path = "upsertions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "mechanism": v1, "iterations": v2, "salt": v3, "saltedPassword": v4, _unknownTaggedFields: unk }; }
-
-function defaultAlterUserScramCredentialsRequestV0ScramCredentialUpsertion() { return { "name": "", "mechanism": 0, "iterations": 0, "salt": EMPTY_BYTES, "saltedPassword": EMPTY_BYTES }; }
-
-function isDefaultAlterUserScramCredentialsRequestV0ScramCredentialUpsertion(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["mechanism"] === undefined || v["mechanism"] === 0) && (v["iterations"] === undefined || v["iterations"] === 0) && (v["salt"] == null || v["salt"].length === 0) && (v["saltedPassword"] == null || v["saltedPassword"].length === 0); }
-
-function readAlterUserScramCredentialsRequestV0upsertionsArray(r: Reader) { const n0 = r.compactArrayLength(9, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeAlterUserScramCredentialsRequestV0ScramCredentialUpsertion(r)); return a1; }
-
-function decodeAlterUserScramCredentialsRequestV0Fields(r: Reader) { r.path = "deletions"; const v0 = readAlterUserScramCredentialsRequestV0deletionsArray(r); r.path = "upsertions"; const v1 = readAlterUserScramCredentialsRequestV0upsertionsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "deletions": v0, "upsertions": v1, _unknownTaggedFields: unk }; }
-
-const AlterUserScramCredentialsRequestV0Context: EncodeContext = { api: "AlterUserScramCredentialsRequest", version: 0 };
-
-function encodeAlterUserScramCredentialsRequestV0ScramCredentialDeletion(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`deletions[].name may not be null in version ${c.version}`, { ...c, field: "deletions[].name" }); w.compactString(y1 ?? ''); const x2 = v["mechanism"]; const y3 = (x2 === undefined ? 0 : x2); w.int8(y3 ?? 0); let tags4: Array<[number, (s: Writer) => void]> | undefined; if (tags4 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags4 ?? [], v._unknownTaggedFields); }
-
-function encodeAlterUserScramCredentialsRequestV0ScramCredentialUpsertion(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`upsertions[].name may not be null in version ${c.version}`, { ...c, field: "upsertions[].name" }); w.compactString(y1 ?? ''); const x2 = v["mechanism"]; const y3 = (x2 === undefined ? 0 : x2); w.int8(y3 ?? 0); const x4 = v["iterations"]; const y5 = (x4 === undefined ? 0 : x4); w.int32(y5 ?? 0); const x6 = v["salt"]; const y7 = (x6 === undefined ? EMPTY_BYTES : x6); if (y7 === null) throw new ProtocolError(`upsertions[].salt may not be null in version ${c.version}`, { ...c, field: "upsertions[].salt" }); w.compactBytes(y7 ?? EMPTY_BYTES); const x8 = v["saltedPassword"]; const y9 = (x8 === undefined ? EMPTY_BYTES : x8); if (y9 === null) throw new ProtocolError(`upsertions[].saltedPassword may not be null in version ${c.version}`, { ...c, field: "upsertions[].saltedPassword" }); w.compactBytes(y9 ?? EMPTY_BYTES); let tags10: Array<[number, (s: Writer) => void]> | undefined; if (tags10 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags10 ?? [], v._unknownTaggedFields); }
-
-function encodeAlterUserScramCredentialsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["deletions"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`deletions may not be null in version ${c.version}`, { ...c, field: "deletions" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`deletions[] may not be null in version ${c.version}`, { ...c, field: "deletions[]" }); encodeAlterUserScramCredentialsRequestV0ScramCredentialDeletion(w, it2 ?? {}, c); } } const x3 = v["upsertions"]; const y4 = (x3 === undefined ? [] : x3); if (y4 === null) throw new ProtocolError(`upsertions may not be null in version ${c.version}`, { ...c, field: "upsertions" }); if (y4 == null) { w.uvarint(0 + 1); } else { w.uvarint(y4.length + 1); for (const it5 of y4) { if (it5 === null) throw new ProtocolError(`upsertions[] may not be null in version ${c.version}`, { ...c, field: "upsertions[]" }); encodeAlterUserScramCredentialsRequestV0ScramCredentialUpsertion(w, it5 ?? {}, c); } } let tags6: Array<[number, (s: Writer) => void]> | undefined; if (tags6 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags6 ?? [], v._unknownTaggedFields); }
-
-function encodeAlterUserScramCredentialsRequestV0(w: Writer, v: any): void { encodeAlterUserScramCredentialsRequestV0Fields(w, v, AlterUserScramCredentialsRequestV0Context); }
-
-function decodeAlterUserScramCredentialsRequestV0(r: Reader): Record<string, unknown> { try { return decodeAlterUserScramCredentialsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "AlterUserScramCredentialsRequest", 0, r); } }
-
-/** AlterUserScramCredentialsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const AlterUserScramCredentialsRequestCodecs: GeneratedMessage = {
-  fingerprint: "edd10ebf4a5",
-  versions: {
-    0: { decode: decodeAlterUserScramCredentialsRequestV0, encode: encodeAlterUserScramCredentialsRequestV0 },
-  },
-};
-
 /** AlterUserScramCredentialsResponse, every version: a field not in a version holds its default. */
 export interface AlterUserScramCredentialsResponse {
   /**
@@ -164,6 +126,41 @@ export interface AlterUserScramCredentialsResponseAlterUserScramCredentialsResul
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { AlterUserScramCredentialsRequest: MessageCodecTable; AlterUserScramCredentialsResponse: MessageCodecTable } {
+
+// ---- AlterUserScramCredentialsRequest version 0 ----
+
+function decodeAlterUserScramCredentialsRequestV0ScramCredentialDeletion(r: Reader) { r.path = "deletions.name"; const v0 = r.compactString(); r.path = "deletions.mechanism"; const v1 = r.int8(); r.path = "deletions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "mechanism": v1, _unknownTaggedFields: unk }; }
+
+function defaultAlterUserScramCredentialsRequestV0ScramCredentialDeletion() { return { "name": "", "mechanism": 0 }; }
+
+function isDefaultAlterUserScramCredentialsRequestV0ScramCredentialDeletion(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["mechanism"] === undefined || v["mechanism"] === 0); }
+
+function readAlterUserScramCredentialsRequestV0deletionsArray(r: Reader) { const n0 = r.compactArrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeAlterUserScramCredentialsRequestV0ScramCredentialDeletion(r)); return a1; }
+
+function decodeAlterUserScramCredentialsRequestV0ScramCredentialUpsertion(r: Reader) { r.path = "upsertions.name"; const v0 = r.compactString(); r.path = "upsertions.mechanism"; const v1 = r.int8(); r.path = "upsertions.iterations"; const v2 = r.int32(); r.path = "upsertions.salt"; const v3 = r.compactBytes(); r.path = "upsertions.saltedPassword"; const v4 = r.compactBytes(); r.path = "upsertions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "mechanism": v1, "iterations": v2, "salt": v3, "saltedPassword": v4, _unknownTaggedFields: unk }; }
+
+function defaultAlterUserScramCredentialsRequestV0ScramCredentialUpsertion() { return { "name": "", "mechanism": 0, "iterations": 0, "salt": EMPTY_BYTES, "saltedPassword": EMPTY_BYTES }; }
+
+function isDefaultAlterUserScramCredentialsRequestV0ScramCredentialUpsertion(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["mechanism"] === undefined || v["mechanism"] === 0) && (v["iterations"] === undefined || v["iterations"] === 0) && (v["salt"] == null || v["salt"].length === 0) && (v["saltedPassword"] == null || v["saltedPassword"].length === 0); }
+
+function readAlterUserScramCredentialsRequestV0upsertionsArray(r: Reader) { const n0 = r.compactArrayLength(9, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeAlterUserScramCredentialsRequestV0ScramCredentialUpsertion(r)); return a1; }
+
+function decodeAlterUserScramCredentialsRequestV0Fields(r: Reader) { r.path = "deletions"; const v0 = readAlterUserScramCredentialsRequestV0deletionsArray(r); r.path = "upsertions"; const v1 = readAlterUserScramCredentialsRequestV0upsertionsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "deletions": v0, "upsertions": v1, _unknownTaggedFields: unk }; }
+
+const AlterUserScramCredentialsRequestV0Context: EncodeContext = { api: "AlterUserScramCredentialsRequest", version: 0 };
+
+function encodeAlterUserScramCredentialsRequestV0ScramCredentialDeletion(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`deletions[].name may not be null in version ${c.version}`, { ...c, field: "deletions[].name" }); w.compactString(y1 ?? ''); const x2 = v["mechanism"]; const y3 = (x2 === undefined ? 0 : x2); w.int8(y3 ?? 0); let tags4: Array<[number, (s: Writer) => void]> | undefined; if (tags4 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags4 ?? [], v._unknownTaggedFields); }
+
+function encodeAlterUserScramCredentialsRequestV0ScramCredentialUpsertion(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`upsertions[].name may not be null in version ${c.version}`, { ...c, field: "upsertions[].name" }); w.compactString(y1 ?? ''); const x2 = v["mechanism"]; const y3 = (x2 === undefined ? 0 : x2); w.int8(y3 ?? 0); const x4 = v["iterations"]; const y5 = (x4 === undefined ? 0 : x4); w.int32(y5 ?? 0); const x6 = v["salt"]; const y7 = (x6 === undefined ? EMPTY_BYTES : x6); if (y7 === null) throw new ProtocolError(`upsertions[].salt may not be null in version ${c.version}`, { ...c, field: "upsertions[].salt" }); w.compactBytes(y7 ?? EMPTY_BYTES); const x8 = v["saltedPassword"]; const y9 = (x8 === undefined ? EMPTY_BYTES : x8); if (y9 === null) throw new ProtocolError(`upsertions[].saltedPassword may not be null in version ${c.version}`, { ...c, field: "upsertions[].saltedPassword" }); w.compactBytes(y9 ?? EMPTY_BYTES); let tags10: Array<[number, (s: Writer) => void]> | undefined; if (tags10 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags10 ?? [], v._unknownTaggedFields); }
+
+function encodeAlterUserScramCredentialsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["deletions"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`deletions may not be null in version ${c.version}`, { ...c, field: "deletions" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`deletions[] may not be null in version ${c.version}`, { ...c, field: "deletions[]" }); encodeAlterUserScramCredentialsRequestV0ScramCredentialDeletion(w, it2 ?? {}, c); } } const x3 = v["upsertions"]; const y4 = (x3 === undefined ? [] : x3); if (y4 === null) throw new ProtocolError(`upsertions may not be null in version ${c.version}`, { ...c, field: "upsertions" }); if (y4 == null) { w.uvarint(0 + 1); } else { w.uvarint(y4.length + 1); for (const it5 of y4) { if (it5 === null) throw new ProtocolError(`upsertions[] may not be null in version ${c.version}`, { ...c, field: "upsertions[]" }); encodeAlterUserScramCredentialsRequestV0ScramCredentialUpsertion(w, it5 ?? {}, c); } } let tags6: Array<[number, (s: Writer) => void]> | undefined; if (tags6 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags6 ?? [], v._unknownTaggedFields); }
+
+function encodeAlterUserScramCredentialsRequestV0(w: Writer, v: any): void { encodeAlterUserScramCredentialsRequestV0Fields(w, v, AlterUserScramCredentialsRequestV0Context); }
+
+function decodeAlterUserScramCredentialsRequestV0(r: Reader): Record<string, unknown> { try { return decodeAlterUserScramCredentialsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "AlterUserScramCredentialsRequest", 0, r); } }
+
 // ---- AlterUserScramCredentialsResponse version 0 ----
 
 function decodeAlterUserScramCredentialsResponseV0AlterUserScramCredentialsResult(r: Reader) { r.path = "results.user"; const v0 = r.compactString(); r.path = "results.errorCode"; const v1 = r.int16(); r.path = "results.errorMessage"; const v2 = r.compactNullableString(); r.path = "results.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "user": v0, "errorCode": v1, "errorMessage": v2, _unknownTaggedFields: unk }; }
@@ -186,10 +183,26 @@ function encodeAlterUserScramCredentialsResponseV0(w: Writer, v: any): void { en
 
 function decodeAlterUserScramCredentialsResponseV0(r: Reader): Record<string, unknown> { try { return decodeAlterUserScramCredentialsResponseV0Fields(r); } catch (err) { throw annotateDecodeError(err, "AlterUserScramCredentialsResponse", 0, r); } }
 
-/** AlterUserScramCredentialsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const AlterUserScramCredentialsResponseCodecs: GeneratedMessage = {
-  fingerprint: "7ea93cd82eb",
-  versions: {
+return {
+  AlterUserScramCredentialsRequest: {
+    0: { decode: decodeAlterUserScramCredentialsRequestV0, encode: encodeAlterUserScramCredentialsRequestV0 },
+  },
+  AlterUserScramCredentialsResponse: {
     0: { decode: decodeAlterUserScramCredentialsResponseV0, encode: encodeAlterUserScramCredentialsResponseV0 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** AlterUserScramCredentialsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const AlterUserScramCredentialsRequestCodecs: GeneratedMessage = {
+  fingerprint: "edd10ebf4a5",
+  get versions() { return codecs().AlterUserScramCredentialsRequest; },
+};
+
+/** AlterUserScramCredentialsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const AlterUserScramCredentialsResponseCodecs: GeneratedMessage = {
+  fingerprint: "7ea93cd82eb",
+  get versions() { return codecs().AlterUserScramCredentialsResponse; },
 };

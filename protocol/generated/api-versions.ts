@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -31,66 +33,6 @@ export interface ApiVersionsRequest {
   clientSoftwareVersion: string;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- ApiVersionsRequest version 0 ----
-
-function decodeApiVersionsRequestV0Fields(r: Reader) { let v0: any = ""; let v1: any = ""; return { "clientSoftwareName": v0, "clientSoftwareVersion": v1 }; }
-
-const ApiVersionsRequestV0Context: EncodeContext = { api: "ApiVersionsRequest", version: 0 };
-
-function encodeApiVersionsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void {  }
-
-function encodeApiVersionsRequestV0(w: Writer, v: any): void { encodeApiVersionsRequestV0Fields(w, v, ApiVersionsRequestV0Context); }
-
-function decodeApiVersionsRequestV0(r: Reader): Record<string, unknown> { try { return decodeApiVersionsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ApiVersionsRequest", 0, r); } }
-
-// ---- ApiVersionsRequest version 1 ----
-
-const ApiVersionsRequestV1Context: EncodeContext = { api: "ApiVersionsRequest", version: 1 };
-
-function encodeApiVersionsRequestV1(w: Writer, v: any): void { encodeApiVersionsRequestV0Fields(w, v, ApiVersionsRequestV1Context); }
-
-function decodeApiVersionsRequestV1(r: Reader): Record<string, unknown> { try { return decodeApiVersionsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ApiVersionsRequest", 1, r); } }
-
-// ---- ApiVersionsRequest version 2 ----
-
-const ApiVersionsRequestV2Context: EncodeContext = { api: "ApiVersionsRequest", version: 2 };
-
-function encodeApiVersionsRequestV2(w: Writer, v: any): void { encodeApiVersionsRequestV0Fields(w, v, ApiVersionsRequestV2Context); }
-
-function decodeApiVersionsRequestV2(r: Reader): Record<string, unknown> { try { return decodeApiVersionsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ApiVersionsRequest", 2, r); } }
-
-// ---- ApiVersionsRequest version 3 ----
-
-function decodeApiVersionsRequestV3Fields(r: Reader) { r.path = "clientSoftwareName"; const v0 = r.compactString(); r.path = "clientSoftwareVersion"; const v1 = r.compactString(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "clientSoftwareName": v0, "clientSoftwareVersion": v1, _unknownTaggedFields: unk }; }
-
-const ApiVersionsRequestV3Context: EncodeContext = { api: "ApiVersionsRequest", version: 3 };
-
-function encodeApiVersionsRequestV3Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["clientSoftwareName"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`clientSoftwareName may not be null in version ${c.version}`, { ...c, field: "clientSoftwareName" }); w.compactString(y1 ?? ''); const x2 = v["clientSoftwareVersion"]; const y3 = (x2 === undefined ? "" : x2); if (y3 === null) throw new ProtocolError(`clientSoftwareVersion may not be null in version ${c.version}`, { ...c, field: "clientSoftwareVersion" }); w.compactString(y3 ?? ''); let tags4: Array<[number, (s: Writer) => void]> | undefined; if (tags4 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags4 ?? [], v._unknownTaggedFields); }
-
-function encodeApiVersionsRequestV3(w: Writer, v: any): void { encodeApiVersionsRequestV3Fields(w, v, ApiVersionsRequestV3Context); }
-
-function decodeApiVersionsRequestV3(r: Reader): Record<string, unknown> { try { return decodeApiVersionsRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "ApiVersionsRequest", 3, r); } }
-
-// ---- ApiVersionsRequest version 4 ----
-
-const ApiVersionsRequestV4Context: EncodeContext = { api: "ApiVersionsRequest", version: 4 };
-
-function encodeApiVersionsRequestV4(w: Writer, v: any): void { encodeApiVersionsRequestV3Fields(w, v, ApiVersionsRequestV4Context); }
-
-function decodeApiVersionsRequestV4(r: Reader): Record<string, unknown> { try { return decodeApiVersionsRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "ApiVersionsRequest", 4, r); } }
-
-/** ApiVersionsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ApiVersionsRequestCodecs: GeneratedMessage = {
-  fingerprint: "66a84b3518a",
-  versions: {
-    0: { decode: decodeApiVersionsRequestV0, encode: encodeApiVersionsRequestV0 },
-    1: { decode: decodeApiVersionsRequestV1, encode: encodeApiVersionsRequestV1 },
-    2: { decode: decodeApiVersionsRequestV2, encode: encodeApiVersionsRequestV2 },
-    3: { decode: decodeApiVersionsRequestV3, encode: encodeApiVersionsRequestV3 },
-    4: { decode: decodeApiVersionsRequestV4, encode: encodeApiVersionsRequestV4 },
-  },
-};
 
 /** ApiVersionsResponse, every version: a field not in a version holds its default. */
 export interface ApiVersionsResponse {
@@ -208,6 +150,57 @@ export interface ApiVersionsResponseFinalizedFeatureKey {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { ApiVersionsRequest: MessageCodecTable; ApiVersionsResponse: MessageCodecTable } {
+
+// ---- ApiVersionsRequest version 0 ----
+
+function decodeApiVersionsRequestV0Fields(r: Reader) { let v0: any = ""; let v1: any = ""; return { "clientSoftwareName": v0, "clientSoftwareVersion": v1 }; }
+
+const ApiVersionsRequestV0Context: EncodeContext = { api: "ApiVersionsRequest", version: 0 };
+
+function encodeApiVersionsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void {  }
+
+function encodeApiVersionsRequestV0(w: Writer, v: any): void { encodeApiVersionsRequestV0Fields(w, v, ApiVersionsRequestV0Context); }
+
+function decodeApiVersionsRequestV0(r: Reader): Record<string, unknown> { try { return decodeApiVersionsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ApiVersionsRequest", 0, r); } }
+
+// ---- ApiVersionsRequest version 1 ----
+
+const ApiVersionsRequestV1Context: EncodeContext = { api: "ApiVersionsRequest", version: 1 };
+
+function encodeApiVersionsRequestV1(w: Writer, v: any): void { encodeApiVersionsRequestV0Fields(w, v, ApiVersionsRequestV1Context); }
+
+function decodeApiVersionsRequestV1(r: Reader): Record<string, unknown> { try { return decodeApiVersionsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ApiVersionsRequest", 1, r); } }
+
+// ---- ApiVersionsRequest version 2 ----
+
+const ApiVersionsRequestV2Context: EncodeContext = { api: "ApiVersionsRequest", version: 2 };
+
+function encodeApiVersionsRequestV2(w: Writer, v: any): void { encodeApiVersionsRequestV0Fields(w, v, ApiVersionsRequestV2Context); }
+
+function decodeApiVersionsRequestV2(r: Reader): Record<string, unknown> { try { return decodeApiVersionsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ApiVersionsRequest", 2, r); } }
+
+// ---- ApiVersionsRequest version 3 ----
+
+function decodeApiVersionsRequestV3Fields(r: Reader) { r.path = "clientSoftwareName"; const v0 = r.compactString(); r.path = "clientSoftwareVersion"; const v1 = r.compactString(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "clientSoftwareName": v0, "clientSoftwareVersion": v1, _unknownTaggedFields: unk }; }
+
+const ApiVersionsRequestV3Context: EncodeContext = { api: "ApiVersionsRequest", version: 3 };
+
+function encodeApiVersionsRequestV3Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["clientSoftwareName"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`clientSoftwareName may not be null in version ${c.version}`, { ...c, field: "clientSoftwareName" }); w.compactString(y1 ?? ''); const x2 = v["clientSoftwareVersion"]; const y3 = (x2 === undefined ? "" : x2); if (y3 === null) throw new ProtocolError(`clientSoftwareVersion may not be null in version ${c.version}`, { ...c, field: "clientSoftwareVersion" }); w.compactString(y3 ?? ''); let tags4: Array<[number, (s: Writer) => void]> | undefined; if (tags4 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags4 ?? [], v._unknownTaggedFields); }
+
+function encodeApiVersionsRequestV3(w: Writer, v: any): void { encodeApiVersionsRequestV3Fields(w, v, ApiVersionsRequestV3Context); }
+
+function decodeApiVersionsRequestV3(r: Reader): Record<string, unknown> { try { return decodeApiVersionsRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "ApiVersionsRequest", 3, r); } }
+
+// ---- ApiVersionsRequest version 4 ----
+
+const ApiVersionsRequestV4Context: EncodeContext = { api: "ApiVersionsRequest", version: 4 };
+
+function encodeApiVersionsRequestV4(w: Writer, v: any): void { encodeApiVersionsRequestV3Fields(w, v, ApiVersionsRequestV4Context); }
+
+function decodeApiVersionsRequestV4(r: Reader): Record<string, unknown> { try { return decodeApiVersionsRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "ApiVersionsRequest", 4, r); } }
+
 // ---- ApiVersionsResponse version 0 ----
 
 function decodeApiVersionsResponseV0ApiVersion(r: Reader) { r.path = "apiKeys.apiKey"; const v0 = r.int16(); r.path = "apiKeys.minVersion"; const v1 = r.int16(); r.path = "apiKeys.maxVersion"; const v2 = r.int16(); return { "apiKey": v0, "minVersion": v1, "maxVersion": v2 }; }
@@ -296,14 +289,34 @@ function encodeApiVersionsResponseV4(w: Writer, v: any): void { encodeApiVersion
 
 function decodeApiVersionsResponseV4(r: Reader): Record<string, unknown> { try { return decodeApiVersionsResponseV3Fields(r); } catch (err) { throw annotateDecodeError(err, "ApiVersionsResponse", 4, r); } }
 
-/** ApiVersionsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ApiVersionsResponseCodecs: GeneratedMessage = {
-  fingerprint: "2b7855b18e6",
-  versions: {
+return {
+  ApiVersionsRequest: {
+    0: { decode: decodeApiVersionsRequestV0, encode: encodeApiVersionsRequestV0 },
+    1: { decode: decodeApiVersionsRequestV1, encode: encodeApiVersionsRequestV1 },
+    2: { decode: decodeApiVersionsRequestV2, encode: encodeApiVersionsRequestV2 },
+    3: { decode: decodeApiVersionsRequestV3, encode: encodeApiVersionsRequestV3 },
+    4: { decode: decodeApiVersionsRequestV4, encode: encodeApiVersionsRequestV4 },
+  },
+  ApiVersionsResponse: {
     0: { decode: decodeApiVersionsResponseV0, encode: encodeApiVersionsResponseV0 },
     1: { decode: decodeApiVersionsResponseV1, encode: encodeApiVersionsResponseV1 },
     2: { decode: decodeApiVersionsResponseV2, encode: encodeApiVersionsResponseV2 },
     3: { decode: decodeApiVersionsResponseV3, encode: encodeApiVersionsResponseV3 },
     4: { decode: decodeApiVersionsResponseV4, encode: encodeApiVersionsResponseV4 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** ApiVersionsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ApiVersionsRequestCodecs: GeneratedMessage = {
+  fingerprint: "66a84b3518a",
+  get versions() { return codecs().ApiVersionsRequest; },
+};
+
+/** ApiVersionsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ApiVersionsResponseCodecs: GeneratedMessage = {
+  fingerprint: "2b7855b18e6",
+  get versions() { return codecs().ApiVersionsResponse; },
 };

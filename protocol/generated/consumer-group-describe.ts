@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -31,37 +33,6 @@ export interface ConsumerGroupDescribeRequest {
   includeAuthorizedOperations: boolean;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- ConsumerGroupDescribeRequest version 0 ----
-
-function readConsumerGroupDescribeRequestV0groupIdsArray(r: Reader) { const n0 = r.compactArrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
-
-function decodeConsumerGroupDescribeRequestV0Fields(r: Reader) { r.path = "groupIds"; const v0 = readConsumerGroupDescribeRequestV0groupIdsArray(r); r.path = "includeAuthorizedOperations"; const v1 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "groupIds": v0, "includeAuthorizedOperations": v1, _unknownTaggedFields: unk }; }
-
-const ConsumerGroupDescribeRequestV0Context: EncodeContext = { api: "ConsumerGroupDescribeRequest", version: 0 };
-
-function encodeConsumerGroupDescribeRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["groupIds"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`groupIds may not be null in version ${c.version}`, { ...c, field: "groupIds" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`groupIds[] may not be null in version ${c.version}`, { ...c, field: "groupIds[]" }); w.compactString(it2 ?? ''); } } const x3 = v["includeAuthorizedOperations"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
-
-function encodeConsumerGroupDescribeRequestV0(w: Writer, v: any): void { encodeConsumerGroupDescribeRequestV0Fields(w, v, ConsumerGroupDescribeRequestV0Context); }
-
-function decodeConsumerGroupDescribeRequestV0(r: Reader): Record<string, unknown> { try { return decodeConsumerGroupDescribeRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ConsumerGroupDescribeRequest", 0, r); } }
-
-// ---- ConsumerGroupDescribeRequest version 1 ----
-
-const ConsumerGroupDescribeRequestV1Context: EncodeContext = { api: "ConsumerGroupDescribeRequest", version: 1 };
-
-function encodeConsumerGroupDescribeRequestV1(w: Writer, v: any): void { encodeConsumerGroupDescribeRequestV0Fields(w, v, ConsumerGroupDescribeRequestV1Context); }
-
-function decodeConsumerGroupDescribeRequestV1(r: Reader): Record<string, unknown> { try { return decodeConsumerGroupDescribeRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ConsumerGroupDescribeRequest", 1, r); } }
-
-/** ConsumerGroupDescribeRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ConsumerGroupDescribeRequestCodecs: GeneratedMessage = {
-  fingerprint: "83d7b0af177",
-  versions: {
-    0: { decode: decodeConsumerGroupDescribeRequestV0, encode: encodeConsumerGroupDescribeRequestV0 },
-    1: { decode: decodeConsumerGroupDescribeRequestV1, encode: encodeConsumerGroupDescribeRequestV1 },
-  },
-};
 
 /** ConsumerGroupDescribeResponse, every version: a field not in a version holds its default. */
 export interface ConsumerGroupDescribeResponse {
@@ -244,6 +215,31 @@ export interface ConsumerGroupDescribeResponseDescribedGroup {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { ConsumerGroupDescribeRequest: MessageCodecTable; ConsumerGroupDescribeResponse: MessageCodecTable } {
+
+// ---- ConsumerGroupDescribeRequest version 0 ----
+
+function readConsumerGroupDescribeRequestV0groupIdsArray(r: Reader) { const n0 = r.compactArrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
+
+function decodeConsumerGroupDescribeRequestV0Fields(r: Reader) { r.path = "groupIds"; const v0 = readConsumerGroupDescribeRequestV0groupIdsArray(r); r.path = "includeAuthorizedOperations"; const v1 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "groupIds": v0, "includeAuthorizedOperations": v1, _unknownTaggedFields: unk }; }
+
+const ConsumerGroupDescribeRequestV0Context: EncodeContext = { api: "ConsumerGroupDescribeRequest", version: 0 };
+
+function encodeConsumerGroupDescribeRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["groupIds"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`groupIds may not be null in version ${c.version}`, { ...c, field: "groupIds" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`groupIds[] may not be null in version ${c.version}`, { ...c, field: "groupIds[]" }); w.compactString(it2 ?? ''); } } const x3 = v["includeAuthorizedOperations"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+
+function encodeConsumerGroupDescribeRequestV0(w: Writer, v: any): void { encodeConsumerGroupDescribeRequestV0Fields(w, v, ConsumerGroupDescribeRequestV0Context); }
+
+function decodeConsumerGroupDescribeRequestV0(r: Reader): Record<string, unknown> { try { return decodeConsumerGroupDescribeRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ConsumerGroupDescribeRequest", 0, r); } }
+
+// ---- ConsumerGroupDescribeRequest version 1 ----
+
+const ConsumerGroupDescribeRequestV1Context: EncodeContext = { api: "ConsumerGroupDescribeRequest", version: 1 };
+
+function encodeConsumerGroupDescribeRequestV1(w: Writer, v: any): void { encodeConsumerGroupDescribeRequestV0Fields(w, v, ConsumerGroupDescribeRequestV1Context); }
+
+function decodeConsumerGroupDescribeRequestV1(r: Reader): Record<string, unknown> { try { return decodeConsumerGroupDescribeRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ConsumerGroupDescribeRequest", 1, r); } }
+
 // ---- ConsumerGroupDescribeResponse version 0 ----
 
 function readConsumerGroupDescribeResponseV0partitionsArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
@@ -320,11 +316,28 @@ function encodeConsumerGroupDescribeResponseV1(w: Writer, v: any): void { encode
 
 function decodeConsumerGroupDescribeResponseV1(r: Reader): Record<string, unknown> { try { return decodeConsumerGroupDescribeResponseV1Fields(r); } catch (err) { throw annotateDecodeError(err, "ConsumerGroupDescribeResponse", 1, r); } }
 
-/** ConsumerGroupDescribeResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ConsumerGroupDescribeResponseCodecs: GeneratedMessage = {
-  fingerprint: "225c7b68fca",
-  versions: {
+return {
+  ConsumerGroupDescribeRequest: {
+    0: { decode: decodeConsumerGroupDescribeRequestV0, encode: encodeConsumerGroupDescribeRequestV0 },
+    1: { decode: decodeConsumerGroupDescribeRequestV1, encode: encodeConsumerGroupDescribeRequestV1 },
+  },
+  ConsumerGroupDescribeResponse: {
     0: { decode: decodeConsumerGroupDescribeResponseV0, encode: encodeConsumerGroupDescribeResponseV0 },
     1: { decode: decodeConsumerGroupDescribeResponseV1, encode: encodeConsumerGroupDescribeResponseV1 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** ConsumerGroupDescribeRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ConsumerGroupDescribeRequestCodecs: GeneratedMessage = {
+  fingerprint: "83d7b0af177",
+  get versions() { return codecs().ConsumerGroupDescribeRequest; },
+};
+
+/** ConsumerGroupDescribeResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ConsumerGroupDescribeResponseCodecs: GeneratedMessage = {
+  fingerprint: "225c7b68fca",
+  get versions() { return codecs().ConsumerGroupDescribeResponse; },
 };

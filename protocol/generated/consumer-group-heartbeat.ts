@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -97,53 +99,6 @@ export interface ConsumerGroupHeartbeatRequestTopicPartitions {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
-// ---- ConsumerGroupHeartbeatRequest version 0 ----
-
-function readConsumerGroupHeartbeatRequestV0subscribedTopicNamesArray(r: Reader) { const n0 = r.compactArrayLength(1, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
-
-function readConsumerGroupHeartbeatRequestV0partitionsArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
-
-function decodeConsumerGroupHeartbeatRequestV0TopicPartitions(r: Reader) { r.path = "topicPartitions.topicId"; const v0 = r.uuid(); r.path = "topicPartitions.partitions"; const v1 = readConsumerGroupHeartbeatRequestV0partitionsArray(r); r.path = "topicPartitions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topicId": v0, "partitions": v1, _unknownTaggedFields: unk }; }
-
-function defaultConsumerGroupHeartbeatRequestV0TopicPartitions() { return { "topicId": "AAAAAAAAAAAAAAAAAAAAAA", "partitions": [] }; }
-
-function isDefaultConsumerGroupHeartbeatRequestV0TopicPartitions(v: any): boolean { return (v["topicId"] === undefined || v["topicId"] === "AAAAAAAAAAAAAAAAAAAAAA") && (v["partitions"] == null || v["partitions"].length === 0); }
-
-function readConsumerGroupHeartbeatRequestV0topicPartitionsArray(r: Reader) { const n0 = r.compactArrayLength(18, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeConsumerGroupHeartbeatRequestV0TopicPartitions(r)); return a1; }
-
-function decodeConsumerGroupHeartbeatRequestV0Fields(r: Reader) { r.path = "groupId"; const v0 = r.compactString(); r.path = "memberId"; const v1 = r.compactString(); r.path = "memberEpoch"; const v2 = r.int32(); r.path = "instanceId"; const v3 = r.compactNullableString(); r.path = "rackId"; const v4 = r.compactNullableString(); r.path = "rebalanceTimeoutMs"; const v5 = r.int32(); r.path = "subscribedTopicNames"; const v6 = readConsumerGroupHeartbeatRequestV0subscribedTopicNamesArray(r); r.path = "serverAssignor"; const v7 = r.compactNullableString(); r.path = "topicPartitions"; const v8 = readConsumerGroupHeartbeatRequestV0topicPartitionsArray(r); let v9: any = null; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "groupId": v0, "memberId": v1, "memberEpoch": v2, "instanceId": v3, "rackId": v4, "rebalanceTimeoutMs": v5, "subscribedTopicNames": v6, "subscribedTopicRegex": v9, "serverAssignor": v7, "topicPartitions": v8, _unknownTaggedFields: unk }; }
-
-const ConsumerGroupHeartbeatRequestV0Context: EncodeContext = { api: "ConsumerGroupHeartbeatRequest", version: 0 };
-
-function encodeConsumerGroupHeartbeatRequestV0TopicPartitions(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topicId"]; const y1 = (x0 === undefined ? "AAAAAAAAAAAAAAAAAAAAAA" : x0); w.uuid(y1 ?? 'AAAAAAAAAAAAAAAAAAAAAA'); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topicPartitions[].partitions may not be null in version ${c.version}`, { ...c, field: "topicPartitions[].partitions" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
-
-function encodeConsumerGroupHeartbeatRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["subscribedTopicRegex"] !== undefined && !(v["subscribedTopicRegex"] == null)) throw new ProtocolError(`subscribedTopicRegex is not supported in version ${c.version}`, { ...c, field: "subscribedTopicRegex" }); const x0 = v["groupId"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`groupId may not be null in version ${c.version}`, { ...c, field: "groupId" }); w.compactString(y1 ?? ''); const x2 = v["memberId"]; const y3 = (x2 === undefined ? "" : x2); if (y3 === null) throw new ProtocolError(`memberId may not be null in version ${c.version}`, { ...c, field: "memberId" }); w.compactString(y3 ?? ''); const x4 = v["memberEpoch"]; const y5 = (x4 === undefined ? 0 : x4); w.int32(y5 ?? 0); const x6 = v["instanceId"]; const y7 = (x6 === undefined ? null : x6);  w.compactNullableString(y7); const x8 = v["rackId"]; const y9 = (x8 === undefined ? null : x8);  w.compactNullableString(y9); const x10 = v["rebalanceTimeoutMs"]; const y11 = (x10 === undefined ? -1 : x10); w.int32(y11 ?? 0); const x12 = v["subscribedTopicNames"]; const y13 = (x12 === undefined ? null : x12);  if (y13 == null) { w.uvarint(0); } else { w.uvarint(y13.length + 1); for (const it14 of y13) { if (it14 === null) throw new ProtocolError(`subscribedTopicNames[] may not be null in version ${c.version}`, { ...c, field: "subscribedTopicNames[]" }); w.compactString(it14 ?? ''); } } const x15 = v["serverAssignor"]; const y16 = (x15 === undefined ? null : x15);  w.compactNullableString(y16); const x17 = v["topicPartitions"]; const y18 = (x17 === undefined ? null : x17);  if (y18 == null) { w.uvarint(0); } else { w.uvarint(y18.length + 1); for (const it19 of y18) { if (it19 === null) throw new ProtocolError(`topicPartitions[] may not be null in version ${c.version}`, { ...c, field: "topicPartitions[]" }); encodeConsumerGroupHeartbeatRequestV0TopicPartitions(w, it19 ?? {}, c); } } let tags20: Array<[number, (s: Writer) => void]> | undefined; if (tags20 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags20 ?? [], v._unknownTaggedFields); }
-
-function encodeConsumerGroupHeartbeatRequestV0(w: Writer, v: any): void { encodeConsumerGroupHeartbeatRequestV0Fields(w, v, ConsumerGroupHeartbeatRequestV0Context); }
-
-function decodeConsumerGroupHeartbeatRequestV0(r: Reader): Record<string, unknown> { try { return decodeConsumerGroupHeartbeatRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ConsumerGroupHeartbeatRequest", 0, r); } }
-
-// ---- ConsumerGroupHeartbeatRequest version 1 ----
-
-function decodeConsumerGroupHeartbeatRequestV1Fields(r: Reader) { r.path = "groupId"; const v0 = r.compactString(); r.path = "memberId"; const v1 = r.compactString(); r.path = "memberEpoch"; const v2 = r.int32(); r.path = "instanceId"; const v3 = r.compactNullableString(); r.path = "rackId"; const v4 = r.compactNullableString(); r.path = "rebalanceTimeoutMs"; const v5 = r.int32(); r.path = "subscribedTopicNames"; const v6 = readConsumerGroupHeartbeatRequestV0subscribedTopicNamesArray(r); r.path = "subscribedTopicRegex"; const v7 = r.compactNullableString(); r.path = "serverAssignor"; const v8 = r.compactNullableString(); r.path = "topicPartitions"; const v9 = readConsumerGroupHeartbeatRequestV0topicPartitionsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "groupId": v0, "memberId": v1, "memberEpoch": v2, "instanceId": v3, "rackId": v4, "rebalanceTimeoutMs": v5, "subscribedTopicNames": v6, "subscribedTopicRegex": v7, "serverAssignor": v8, "topicPartitions": v9, _unknownTaggedFields: unk }; }
-
-const ConsumerGroupHeartbeatRequestV1Context: EncodeContext = { api: "ConsumerGroupHeartbeatRequest", version: 1 };
-
-function encodeConsumerGroupHeartbeatRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["groupId"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`groupId may not be null in version ${c.version}`, { ...c, field: "groupId" }); w.compactString(y1 ?? ''); const x2 = v["memberId"]; const y3 = (x2 === undefined ? "" : x2); if (y3 === null) throw new ProtocolError(`memberId may not be null in version ${c.version}`, { ...c, field: "memberId" }); w.compactString(y3 ?? ''); const x4 = v["memberEpoch"]; const y5 = (x4 === undefined ? 0 : x4); w.int32(y5 ?? 0); const x6 = v["instanceId"]; const y7 = (x6 === undefined ? null : x6);  w.compactNullableString(y7); const x8 = v["rackId"]; const y9 = (x8 === undefined ? null : x8);  w.compactNullableString(y9); const x10 = v["rebalanceTimeoutMs"]; const y11 = (x10 === undefined ? -1 : x10); w.int32(y11 ?? 0); const x12 = v["subscribedTopicNames"]; const y13 = (x12 === undefined ? null : x12);  if (y13 == null) { w.uvarint(0); } else { w.uvarint(y13.length + 1); for (const it14 of y13) { if (it14 === null) throw new ProtocolError(`subscribedTopicNames[] may not be null in version ${c.version}`, { ...c, field: "subscribedTopicNames[]" }); w.compactString(it14 ?? ''); } } const x15 = v["subscribedTopicRegex"]; const y16 = (x15 === undefined ? null : x15);  w.compactNullableString(y16); const x17 = v["serverAssignor"]; const y18 = (x17 === undefined ? null : x17);  w.compactNullableString(y18); const x19 = v["topicPartitions"]; const y20 = (x19 === undefined ? null : x19);  if (y20 == null) { w.uvarint(0); } else { w.uvarint(y20.length + 1); for (const it21 of y20) { if (it21 === null) throw new ProtocolError(`topicPartitions[] may not be null in version ${c.version}`, { ...c, field: "topicPartitions[]" }); encodeConsumerGroupHeartbeatRequestV0TopicPartitions(w, it21 ?? {}, c); } } let tags22: Array<[number, (s: Writer) => void]> | undefined; if (tags22 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags22 ?? [], v._unknownTaggedFields); }
-
-function encodeConsumerGroupHeartbeatRequestV1(w: Writer, v: any): void { encodeConsumerGroupHeartbeatRequestV1Fields(w, v, ConsumerGroupHeartbeatRequestV1Context); }
-
-function decodeConsumerGroupHeartbeatRequestV1(r: Reader): Record<string, unknown> { try { return decodeConsumerGroupHeartbeatRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "ConsumerGroupHeartbeatRequest", 1, r); } }
-
-/** ConsumerGroupHeartbeatRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ConsumerGroupHeartbeatRequestCodecs: GeneratedMessage = {
-  fingerprint: "e6ea008a74e",
-  versions: {
-    0: { decode: decodeConsumerGroupHeartbeatRequestV0, encode: encodeConsumerGroupHeartbeatRequestV0 },
-    1: { decode: decodeConsumerGroupHeartbeatRequestV1, encode: encodeConsumerGroupHeartbeatRequestV1 },
-  },
-};
-
 /** ConsumerGroupHeartbeatResponse, every version: a field not in a version holds its default. */
 export interface ConsumerGroupHeartbeatResponse {
   /**
@@ -219,6 +174,47 @@ export interface ConsumerGroupHeartbeatResponseAssignment {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { ConsumerGroupHeartbeatRequest: MessageCodecTable; ConsumerGroupHeartbeatResponse: MessageCodecTable } {
+
+// ---- ConsumerGroupHeartbeatRequest version 0 ----
+
+function readConsumerGroupHeartbeatRequestV0subscribedTopicNamesArray(r: Reader) { const n0 = r.compactArrayLength(1, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
+
+function readConsumerGroupHeartbeatRequestV0partitionsArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
+
+function decodeConsumerGroupHeartbeatRequestV0TopicPartitions(r: Reader) { r.path = "topicPartitions.topicId"; const v0 = r.uuid(); r.path = "topicPartitions.partitions"; const v1 = readConsumerGroupHeartbeatRequestV0partitionsArray(r); r.path = "topicPartitions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topicId": v0, "partitions": v1, _unknownTaggedFields: unk }; }
+
+function defaultConsumerGroupHeartbeatRequestV0TopicPartitions() { return { "topicId": "AAAAAAAAAAAAAAAAAAAAAA", "partitions": [] }; }
+
+function isDefaultConsumerGroupHeartbeatRequestV0TopicPartitions(v: any): boolean { return (v["topicId"] === undefined || v["topicId"] === "AAAAAAAAAAAAAAAAAAAAAA") && (v["partitions"] == null || v["partitions"].length === 0); }
+
+function readConsumerGroupHeartbeatRequestV0topicPartitionsArray(r: Reader) { const n0 = r.compactArrayLength(18, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeConsumerGroupHeartbeatRequestV0TopicPartitions(r)); return a1; }
+
+function decodeConsumerGroupHeartbeatRequestV0Fields(r: Reader) { r.path = "groupId"; const v0 = r.compactString(); r.path = "memberId"; const v1 = r.compactString(); r.path = "memberEpoch"; const v2 = r.int32(); r.path = "instanceId"; const v3 = r.compactNullableString(); r.path = "rackId"; const v4 = r.compactNullableString(); r.path = "rebalanceTimeoutMs"; const v5 = r.int32(); r.path = "subscribedTopicNames"; const v6 = readConsumerGroupHeartbeatRequestV0subscribedTopicNamesArray(r); r.path = "serverAssignor"; const v7 = r.compactNullableString(); r.path = "topicPartitions"; const v8 = readConsumerGroupHeartbeatRequestV0topicPartitionsArray(r); let v9: any = null; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "groupId": v0, "memberId": v1, "memberEpoch": v2, "instanceId": v3, "rackId": v4, "rebalanceTimeoutMs": v5, "subscribedTopicNames": v6, "subscribedTopicRegex": v9, "serverAssignor": v7, "topicPartitions": v8, _unknownTaggedFields: unk }; }
+
+const ConsumerGroupHeartbeatRequestV0Context: EncodeContext = { api: "ConsumerGroupHeartbeatRequest", version: 0 };
+
+function encodeConsumerGroupHeartbeatRequestV0TopicPartitions(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topicId"]; const y1 = (x0 === undefined ? "AAAAAAAAAAAAAAAAAAAAAA" : x0); w.uuid(y1 ?? 'AAAAAAAAAAAAAAAAAAAAAA'); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topicPartitions[].partitions may not be null in version ${c.version}`, { ...c, field: "topicPartitions[].partitions" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+
+function encodeConsumerGroupHeartbeatRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["subscribedTopicRegex"] !== undefined && !(v["subscribedTopicRegex"] == null)) throw new ProtocolError(`subscribedTopicRegex is not supported in version ${c.version}`, { ...c, field: "subscribedTopicRegex" }); const x0 = v["groupId"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`groupId may not be null in version ${c.version}`, { ...c, field: "groupId" }); w.compactString(y1 ?? ''); const x2 = v["memberId"]; const y3 = (x2 === undefined ? "" : x2); if (y3 === null) throw new ProtocolError(`memberId may not be null in version ${c.version}`, { ...c, field: "memberId" }); w.compactString(y3 ?? ''); const x4 = v["memberEpoch"]; const y5 = (x4 === undefined ? 0 : x4); w.int32(y5 ?? 0); const x6 = v["instanceId"]; const y7 = (x6 === undefined ? null : x6);  w.compactNullableString(y7); const x8 = v["rackId"]; const y9 = (x8 === undefined ? null : x8);  w.compactNullableString(y9); const x10 = v["rebalanceTimeoutMs"]; const y11 = (x10 === undefined ? -1 : x10); w.int32(y11 ?? 0); const x12 = v["subscribedTopicNames"]; const y13 = (x12 === undefined ? null : x12);  if (y13 == null) { w.uvarint(0); } else { w.uvarint(y13.length + 1); for (const it14 of y13) { if (it14 === null) throw new ProtocolError(`subscribedTopicNames[] may not be null in version ${c.version}`, { ...c, field: "subscribedTopicNames[]" }); w.compactString(it14 ?? ''); } } const x15 = v["serverAssignor"]; const y16 = (x15 === undefined ? null : x15);  w.compactNullableString(y16); const x17 = v["topicPartitions"]; const y18 = (x17 === undefined ? null : x17);  if (y18 == null) { w.uvarint(0); } else { w.uvarint(y18.length + 1); for (const it19 of y18) { if (it19 === null) throw new ProtocolError(`topicPartitions[] may not be null in version ${c.version}`, { ...c, field: "topicPartitions[]" }); encodeConsumerGroupHeartbeatRequestV0TopicPartitions(w, it19 ?? {}, c); } } let tags20: Array<[number, (s: Writer) => void]> | undefined; if (tags20 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags20 ?? [], v._unknownTaggedFields); }
+
+function encodeConsumerGroupHeartbeatRequestV0(w: Writer, v: any): void { encodeConsumerGroupHeartbeatRequestV0Fields(w, v, ConsumerGroupHeartbeatRequestV0Context); }
+
+function decodeConsumerGroupHeartbeatRequestV0(r: Reader): Record<string, unknown> { try { return decodeConsumerGroupHeartbeatRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ConsumerGroupHeartbeatRequest", 0, r); } }
+
+// ---- ConsumerGroupHeartbeatRequest version 1 ----
+
+function decodeConsumerGroupHeartbeatRequestV1Fields(r: Reader) { r.path = "groupId"; const v0 = r.compactString(); r.path = "memberId"; const v1 = r.compactString(); r.path = "memberEpoch"; const v2 = r.int32(); r.path = "instanceId"; const v3 = r.compactNullableString(); r.path = "rackId"; const v4 = r.compactNullableString(); r.path = "rebalanceTimeoutMs"; const v5 = r.int32(); r.path = "subscribedTopicNames"; const v6 = readConsumerGroupHeartbeatRequestV0subscribedTopicNamesArray(r); r.path = "subscribedTopicRegex"; const v7 = r.compactNullableString(); r.path = "serverAssignor"; const v8 = r.compactNullableString(); r.path = "topicPartitions"; const v9 = readConsumerGroupHeartbeatRequestV0topicPartitionsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "groupId": v0, "memberId": v1, "memberEpoch": v2, "instanceId": v3, "rackId": v4, "rebalanceTimeoutMs": v5, "subscribedTopicNames": v6, "subscribedTopicRegex": v7, "serverAssignor": v8, "topicPartitions": v9, _unknownTaggedFields: unk }; }
+
+const ConsumerGroupHeartbeatRequestV1Context: EncodeContext = { api: "ConsumerGroupHeartbeatRequest", version: 1 };
+
+function encodeConsumerGroupHeartbeatRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["groupId"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`groupId may not be null in version ${c.version}`, { ...c, field: "groupId" }); w.compactString(y1 ?? ''); const x2 = v["memberId"]; const y3 = (x2 === undefined ? "" : x2); if (y3 === null) throw new ProtocolError(`memberId may not be null in version ${c.version}`, { ...c, field: "memberId" }); w.compactString(y3 ?? ''); const x4 = v["memberEpoch"]; const y5 = (x4 === undefined ? 0 : x4); w.int32(y5 ?? 0); const x6 = v["instanceId"]; const y7 = (x6 === undefined ? null : x6);  w.compactNullableString(y7); const x8 = v["rackId"]; const y9 = (x8 === undefined ? null : x8);  w.compactNullableString(y9); const x10 = v["rebalanceTimeoutMs"]; const y11 = (x10 === undefined ? -1 : x10); w.int32(y11 ?? 0); const x12 = v["subscribedTopicNames"]; const y13 = (x12 === undefined ? null : x12);  if (y13 == null) { w.uvarint(0); } else { w.uvarint(y13.length + 1); for (const it14 of y13) { if (it14 === null) throw new ProtocolError(`subscribedTopicNames[] may not be null in version ${c.version}`, { ...c, field: "subscribedTopicNames[]" }); w.compactString(it14 ?? ''); } } const x15 = v["subscribedTopicRegex"]; const y16 = (x15 === undefined ? null : x15);  w.compactNullableString(y16); const x17 = v["serverAssignor"]; const y18 = (x17 === undefined ? null : x17);  w.compactNullableString(y18); const x19 = v["topicPartitions"]; const y20 = (x19 === undefined ? null : x19);  if (y20 == null) { w.uvarint(0); } else { w.uvarint(y20.length + 1); for (const it21 of y20) { if (it21 === null) throw new ProtocolError(`topicPartitions[] may not be null in version ${c.version}`, { ...c, field: "topicPartitions[]" }); encodeConsumerGroupHeartbeatRequestV0TopicPartitions(w, it21 ?? {}, c); } } let tags22: Array<[number, (s: Writer) => void]> | undefined; if (tags22 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags22 ?? [], v._unknownTaggedFields); }
+
+function encodeConsumerGroupHeartbeatRequestV1(w: Writer, v: any): void { encodeConsumerGroupHeartbeatRequestV1Fields(w, v, ConsumerGroupHeartbeatRequestV1Context); }
+
+function decodeConsumerGroupHeartbeatRequestV1(r: Reader): Record<string, unknown> { try { return decodeConsumerGroupHeartbeatRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "ConsumerGroupHeartbeatRequest", 1, r); } }
+
 // ---- ConsumerGroupHeartbeatResponse version 0 ----
 
 function decodeConsumerGroupHeartbeatResponseV0TopicPartitions(r: Reader) { r.path = "assignment.topicPartitions.topicId"; const v0 = r.uuid(); r.path = "assignment.topicPartitions.partitions"; const v1 = readConsumerGroupHeartbeatRequestV0partitionsArray(r); r.path = "assignment.topicPartitions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topicId": v0, "partitions": v1, _unknownTaggedFields: unk }; }
@@ -253,11 +249,28 @@ function encodeConsumerGroupHeartbeatResponseV1(w: Writer, v: any): void { encod
 
 function decodeConsumerGroupHeartbeatResponseV1(r: Reader): Record<string, unknown> { try { return decodeConsumerGroupHeartbeatResponseV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ConsumerGroupHeartbeatResponse", 1, r); } }
 
-/** ConsumerGroupHeartbeatResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ConsumerGroupHeartbeatResponseCodecs: GeneratedMessage = {
-  fingerprint: "40305f2853e",
-  versions: {
+return {
+  ConsumerGroupHeartbeatRequest: {
+    0: { decode: decodeConsumerGroupHeartbeatRequestV0, encode: encodeConsumerGroupHeartbeatRequestV0 },
+    1: { decode: decodeConsumerGroupHeartbeatRequestV1, encode: encodeConsumerGroupHeartbeatRequestV1 },
+  },
+  ConsumerGroupHeartbeatResponse: {
     0: { decode: decodeConsumerGroupHeartbeatResponseV0, encode: encodeConsumerGroupHeartbeatResponseV0 },
     1: { decode: decodeConsumerGroupHeartbeatResponseV1, encode: encodeConsumerGroupHeartbeatResponseV1 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** ConsumerGroupHeartbeatRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ConsumerGroupHeartbeatRequestCodecs: GeneratedMessage = {
+  fingerprint: "e6ea008a74e",
+  get versions() { return codecs().ConsumerGroupHeartbeatRequest; },
+};
+
+/** ConsumerGroupHeartbeatResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ConsumerGroupHeartbeatResponseCodecs: GeneratedMessage = {
+  fingerprint: "40305f2853e",
+  get versions() { return codecs().ConsumerGroupHeartbeatResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -66,6 +68,43 @@ export interface ConsumerProtocolSubscriptionTopicPartition {
   partitions: number[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** ConsumerProtocolAssignment, every version: a field not in a version holds its default. */
+export interface ConsumerProtocolAssignment {
+  /**
+   * Partitions assigned to the member, by topic.
+   *
+   * Versions 0+.
+   */
+  assignedPartitions: ConsumerProtocolAssignmentTopicPartition[];
+  /**
+   * Assignor-specific bytes, or null when the assignor has none.
+   *
+   * Versions 0+; nullable in 0+; default null.
+   */
+  userData: Buffer | null;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One TopicPartition of ConsumerProtocolAssignment. */
+export interface ConsumerProtocolAssignmentTopicPartition {
+  /**
+   * Topic name.
+   *
+   * Versions 0+.
+   */
+  topic: string;
+  /**
+   * Assigned partition indexes of the topic.
+   *
+   * Versions 0+.
+   */
+  partitions: number[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { ConsumerProtocolSubscription: MessageCodecTable; ConsumerProtocolAssignment: MessageCodecTable } {
 
 // ---- ConsumerProtocolSubscription version 0 ----
 
@@ -129,51 +168,6 @@ function encodeConsumerProtocolSubscriptionV3(w: Writer, v: any): void { encodeC
 
 function decodeConsumerProtocolSubscriptionV3(r: Reader): Record<string, unknown> { try { return decodeConsumerProtocolSubscriptionV3Fields(r); } catch (err) { throw annotateDecodeError(err, "ConsumerProtocolSubscription", 3, r); } }
 
-/** ConsumerProtocolSubscription's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ConsumerProtocolSubscriptionCodecs: GeneratedMessage = {
-  fingerprint: "0b9f40d4473",
-  versions: {
-    0: { decode: decodeConsumerProtocolSubscriptionV0, encode: encodeConsumerProtocolSubscriptionV0 },
-    1: { decode: decodeConsumerProtocolSubscriptionV1, encode: encodeConsumerProtocolSubscriptionV1 },
-    2: { decode: decodeConsumerProtocolSubscriptionV2, encode: encodeConsumerProtocolSubscriptionV2 },
-    3: { decode: decodeConsumerProtocolSubscriptionV3, encode: encodeConsumerProtocolSubscriptionV3 },
-  },
-};
-
-/** ConsumerProtocolAssignment, every version: a field not in a version holds its default. */
-export interface ConsumerProtocolAssignment {
-  /**
-   * Partitions assigned to the member, by topic.
-   *
-   * Versions 0+.
-   */
-  assignedPartitions: ConsumerProtocolAssignmentTopicPartition[];
-  /**
-   * Assignor-specific bytes, or null when the assignor has none.
-   *
-   * Versions 0+; nullable in 0+; default null.
-   */
-  userData: Buffer | null;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One TopicPartition of ConsumerProtocolAssignment. */
-export interface ConsumerProtocolAssignmentTopicPartition {
-  /**
-   * Topic name.
-   *
-   * Versions 0+.
-   */
-  topic: string;
-  /**
-   * Assigned partition indexes of the topic.
-   *
-   * Versions 0+.
-   */
-  partitions: number[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- ConsumerProtocolAssignment version 0 ----
 
 function decodeConsumerProtocolAssignmentV0TopicPartition(r: Reader) { r.path = "assignedPartitions.topic"; const v0 = r.string(); r.path = "assignedPartitions.partitions"; const v1 = readConsumerProtocolSubscriptionV1partitionsArray(r); return { "topic": v0, "partitions": v1 }; }
@@ -216,13 +210,32 @@ function encodeConsumerProtocolAssignmentV3(w: Writer, v: any): void { encodeCon
 
 function decodeConsumerProtocolAssignmentV3(r: Reader): Record<string, unknown> { try { return decodeConsumerProtocolAssignmentV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ConsumerProtocolAssignment", 3, r); } }
 
-/** ConsumerProtocolAssignment's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ConsumerProtocolAssignmentCodecs: GeneratedMessage = {
-  fingerprint: "ce3aecbe26d",
-  versions: {
+return {
+  ConsumerProtocolSubscription: {
+    0: { decode: decodeConsumerProtocolSubscriptionV0, encode: encodeConsumerProtocolSubscriptionV0 },
+    1: { decode: decodeConsumerProtocolSubscriptionV1, encode: encodeConsumerProtocolSubscriptionV1 },
+    2: { decode: decodeConsumerProtocolSubscriptionV2, encode: encodeConsumerProtocolSubscriptionV2 },
+    3: { decode: decodeConsumerProtocolSubscriptionV3, encode: encodeConsumerProtocolSubscriptionV3 },
+  },
+  ConsumerProtocolAssignment: {
     0: { decode: decodeConsumerProtocolAssignmentV0, encode: encodeConsumerProtocolAssignmentV0 },
     1: { decode: decodeConsumerProtocolAssignmentV1, encode: encodeConsumerProtocolAssignmentV1 },
     2: { decode: decodeConsumerProtocolAssignmentV2, encode: encodeConsumerProtocolAssignmentV2 },
     3: { decode: decodeConsumerProtocolAssignmentV3, encode: encodeConsumerProtocolAssignmentV3 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** ConsumerProtocolSubscription's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ConsumerProtocolSubscriptionCodecs: GeneratedMessage = {
+  fingerprint: "0b9f40d4473",
+  get versions() { return codecs().ConsumerProtocolSubscription; },
+};
+
+/** ConsumerProtocolAssignment's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ConsumerProtocolAssignmentCodecs: GeneratedMessage = {
+  fingerprint: "ce3aecbe26d",
+  get versions() { return codecs().ConsumerProtocolAssignment; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -72,6 +74,43 @@ export interface CreateAclsRequestAclCreation {
   permissionType: number;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** CreateAclsResponse, every version: a field not in a version holds its default. */
+export interface CreateAclsResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 0+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Result for each creation, in request order.
+   *
+   * Versions 0+.
+   */
+  results: CreateAclsResponseAclCreationResult[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One AclCreationResult of CreateAclsResponse. */
+export interface CreateAclsResponseAclCreationResult {
+  /**
+   * Error for this entry; 0 if created.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Broker's explanation of the error, or null.
+   *
+   * Versions 0+; nullable in 0+.
+   */
+  errorMessage: string | null;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { CreateAclsRequest: MessageCodecTable; CreateAclsResponse: MessageCodecTable } {
 
 // ---- CreateAclsRequest version 0 ----
 
@@ -139,51 +178,6 @@ function encodeCreateAclsRequestV3(w: Writer, v: any): void { encodeCreateAclsRe
 
 function decodeCreateAclsRequestV3(r: Reader): Record<string, unknown> { try { return decodeCreateAclsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "CreateAclsRequest", 3, r); } }
 
-/** CreateAclsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const CreateAclsRequestCodecs: GeneratedMessage = {
-  fingerprint: "6498ef2146b",
-  versions: {
-    0: { decode: decodeCreateAclsRequestV0, encode: encodeCreateAclsRequestV0 },
-    1: { decode: decodeCreateAclsRequestV1, encode: encodeCreateAclsRequestV1 },
-    2: { decode: decodeCreateAclsRequestV2, encode: encodeCreateAclsRequestV2 },
-    3: { decode: decodeCreateAclsRequestV3, encode: encodeCreateAclsRequestV3 },
-  },
-};
-
-/** CreateAclsResponse, every version: a field not in a version holds its default. */
-export interface CreateAclsResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 0+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Result for each creation, in request order.
-   *
-   * Versions 0+.
-   */
-  results: CreateAclsResponseAclCreationResult[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One AclCreationResult of CreateAclsResponse. */
-export interface CreateAclsResponseAclCreationResult {
-  /**
-   * Error for this entry; 0 if created.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Broker's explanation of the error, or null.
-   *
-   * Versions 0+; nullable in 0+.
-   */
-  errorMessage: string | null;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- CreateAclsResponse version 0 ----
 
 function decodeCreateAclsResponseV0AclCreationResult(r: Reader) { r.path = "results.errorCode"; const v0 = r.int16(); r.path = "results.errorMessage"; const v1 = r.nullableString(); return { "errorCode": v0, "errorMessage": v1 }; }
@@ -240,13 +234,32 @@ function encodeCreateAclsResponseV3(w: Writer, v: any): void { encodeCreateAclsR
 
 function decodeCreateAclsResponseV3(r: Reader): Record<string, unknown> { try { return decodeCreateAclsResponseV2Fields(r); } catch (err) { throw annotateDecodeError(err, "CreateAclsResponse", 3, r); } }
 
-/** CreateAclsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const CreateAclsResponseCodecs: GeneratedMessage = {
-  fingerprint: "ad8d783027b",
-  versions: {
+return {
+  CreateAclsRequest: {
+    0: { decode: decodeCreateAclsRequestV0, encode: encodeCreateAclsRequestV0 },
+    1: { decode: decodeCreateAclsRequestV1, encode: encodeCreateAclsRequestV1 },
+    2: { decode: decodeCreateAclsRequestV2, encode: encodeCreateAclsRequestV2 },
+    3: { decode: decodeCreateAclsRequestV3, encode: encodeCreateAclsRequestV3 },
+  },
+  CreateAclsResponse: {
     0: { decode: decodeCreateAclsResponseV0, encode: encodeCreateAclsResponseV0 },
     1: { decode: decodeCreateAclsResponseV1, encode: encodeCreateAclsResponseV1 },
     2: { decode: decodeCreateAclsResponseV2, encode: encodeCreateAclsResponseV2 },
     3: { decode: decodeCreateAclsResponseV3, encode: encodeCreateAclsResponseV3 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** CreateAclsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const CreateAclsRequestCodecs: GeneratedMessage = {
+  fingerprint: "6498ef2146b",
+  get versions() { return codecs().CreateAclsRequest; },
+};
+
+/** CreateAclsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const CreateAclsResponseCodecs: GeneratedMessage = {
+  fingerprint: "ad8d783027b",
+  get versions() { return codecs().CreateAclsResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -71,6 +73,49 @@ export interface CreatePartitionsRequestCreatePartitionsTopic {
   assignments: CreatePartitionsRequestCreatePartitionsAssignment[] | null;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** CreatePartitionsResponse, every version: a field not in a version holds its default. */
+export interface CreatePartitionsResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 0+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Result for each topic of the request.
+   *
+   * Versions 0+.
+   */
+  results: CreatePartitionsResponseCreatePartitionsTopicResult[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One CreatePartitionsTopicResult of CreatePartitionsResponse. */
+export interface CreatePartitionsResponseCreatePartitionsTopicResult {
+  /**
+   * Topic name.
+   *
+   * Versions 0+.
+   */
+  name: string;
+  /**
+   * Error for this topic; 0 if the partitions were created.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Broker's explanation of the error, or null.
+   *
+   * Versions 0+; nullable in 0+; default null.
+   */
+  errorMessage: string | null;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { CreatePartitionsRequest: MessageCodecTable; CreatePartitionsResponse: MessageCodecTable } {
 
 // ---- CreatePartitionsRequest version 0 ----
 
@@ -148,57 +193,6 @@ function encodeCreatePartitionsRequestV3(w: Writer, v: any): void { encodeCreate
 
 function decodeCreatePartitionsRequestV3(r: Reader): Record<string, unknown> { try { return decodeCreatePartitionsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "CreatePartitionsRequest", 3, r); } }
 
-/** CreatePartitionsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const CreatePartitionsRequestCodecs: GeneratedMessage = {
-  fingerprint: "e53c11de444",
-  versions: {
-    0: { decode: decodeCreatePartitionsRequestV0, encode: encodeCreatePartitionsRequestV0 },
-    1: { decode: decodeCreatePartitionsRequestV1, encode: encodeCreatePartitionsRequestV1 },
-    2: { decode: decodeCreatePartitionsRequestV2, encode: encodeCreatePartitionsRequestV2 },
-    3: { decode: decodeCreatePartitionsRequestV3, encode: encodeCreatePartitionsRequestV3 },
-  },
-};
-
-/** CreatePartitionsResponse, every version: a field not in a version holds its default. */
-export interface CreatePartitionsResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 0+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Result for each topic of the request.
-   *
-   * Versions 0+.
-   */
-  results: CreatePartitionsResponseCreatePartitionsTopicResult[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One CreatePartitionsTopicResult of CreatePartitionsResponse. */
-export interface CreatePartitionsResponseCreatePartitionsTopicResult {
-  /**
-   * Topic name.
-   *
-   * Versions 0+.
-   */
-  name: string;
-  /**
-   * Error for this topic; 0 if the partitions were created.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Broker's explanation of the error, or null.
-   *
-   * Versions 0+; nullable in 0+; default null.
-   */
-  errorMessage: string | null;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- CreatePartitionsResponse version 0 ----
 
 function decodeCreatePartitionsResponseV0CreatePartitionsTopicResult(r: Reader) { r.path = "results.name"; const v0 = r.string(); r.path = "results.errorCode"; const v1 = r.int16(); r.path = "results.errorMessage"; const v2 = r.nullableString(); return { "name": v0, "errorCode": v1, "errorMessage": v2 }; }
@@ -255,13 +249,32 @@ function encodeCreatePartitionsResponseV3(w: Writer, v: any): void { encodeCreat
 
 function decodeCreatePartitionsResponseV3(r: Reader): Record<string, unknown> { try { return decodeCreatePartitionsResponseV2Fields(r); } catch (err) { throw annotateDecodeError(err, "CreatePartitionsResponse", 3, r); } }
 
-/** CreatePartitionsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const CreatePartitionsResponseCodecs: GeneratedMessage = {
-  fingerprint: "e306e2a42ec",
-  versions: {
+return {
+  CreatePartitionsRequest: {
+    0: { decode: decodeCreatePartitionsRequestV0, encode: encodeCreatePartitionsRequestV0 },
+    1: { decode: decodeCreatePartitionsRequestV1, encode: encodeCreatePartitionsRequestV1 },
+    2: { decode: decodeCreatePartitionsRequestV2, encode: encodeCreatePartitionsRequestV2 },
+    3: { decode: decodeCreatePartitionsRequestV3, encode: encodeCreatePartitionsRequestV3 },
+  },
+  CreatePartitionsResponse: {
     0: { decode: decodeCreatePartitionsResponseV0, encode: encodeCreatePartitionsResponseV0 },
     1: { decode: decodeCreatePartitionsResponseV1, encode: encodeCreatePartitionsResponseV1 },
     2: { decode: decodeCreatePartitionsResponseV2, encode: encodeCreatePartitionsResponseV2 },
     3: { decode: decodeCreatePartitionsResponseV3, encode: encodeCreatePartitionsResponseV3 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** CreatePartitionsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const CreatePartitionsRequestCodecs: GeneratedMessage = {
+  fingerprint: "e53c11de444",
+  get versions() { return codecs().CreatePartitionsRequest; },
+};
+
+/** CreatePartitionsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const CreatePartitionsResponseCodecs: GeneratedMessage = {
+  fingerprint: "e306e2a42ec",
+  get versions() { return codecs().CreatePartitionsResponse; },
 };

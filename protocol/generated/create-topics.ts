@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -106,6 +108,114 @@ export interface CreateTopicsRequestCreatableTopic {
   configs: CreateTopicsRequestCreatableTopicConfig[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** CreateTopicsResponse, every version: a field not in a version holds its default. */
+export interface CreateTopicsResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 2+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Result for each topic of the request.
+   *
+   * Versions 0+.
+   */
+  topics: CreateTopicsResponseCreatableTopicResult[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One CreatableTopicConfigs of CreateTopicsResponse. */
+export interface CreateTopicsResponseCreatableTopicConfigs {
+  /**
+   * Config key.
+   *
+   * Versions 5+.
+   */
+  name: string;
+  /**
+   * Config value as text, or null (always null for a sensitive config).
+   *
+   * Versions 5+; nullable in 5+.
+   */
+  value: string | null;
+  /**
+   * Whether the config cannot be changed.
+   *
+   * Versions 5+.
+   */
+  readOnly: boolean;
+  /**
+   * Where the value comes from, e.g. 1 topic override, 4 static broker config, 5 default; -1 if unknown.
+   *
+   * Versions 5+; default -1.
+   */
+  configSource: number;
+  /**
+   * Whether the value is secret (and so not returned).
+   *
+   * Versions 5+.
+   */
+  isSensitive: boolean;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One CreatableTopicResult of CreateTopicsResponse. */
+export interface CreateTopicsResponseCreatableTopicResult {
+  /**
+   * Topic name.
+   *
+   * Versions 0+.
+   */
+  name: string;
+  /**
+   * v7+: id of the created topic.
+   *
+   * Versions 7+.
+   */
+  topicId: string;
+  /**
+   * Error for this topic; 0 if created (TOPIC_ALREADY_EXISTS if it exists).
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * v1+: broker's explanation of the error, or null.
+   *
+   * Versions 1+; nullable in 0+.
+   */
+  errorMessage: string | null;
+  /**
+   * v5+ (tagged): error reading back the topic's configs, e.g. not authorized to describe them; 0 for none.
+   *
+   * Versions 5+; tag 0 in 5+.
+   */
+  topicConfigErrorCode: number;
+  /**
+   * v5+: partition count the topic got; -1 if unknown.
+   *
+   * Versions 5+; default -1.
+   */
+  numPartitions: number;
+  /**
+   * v5+: replication factor the topic got; -1 if unknown.
+   *
+   * Versions 5+; default -1.
+   */
+  replicationFactor: number;
+  /**
+   * v5+: the topic's resulting configs, or null if they could not be read.
+   *
+   * Versions 5+; nullable in 5+.
+   */
+  configs: CreateTopicsResponseCreatableTopicConfigs[] | null;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { CreateTopicsRequest: MessageCodecTable; CreateTopicsResponse: MessageCodecTable } {
 
 // ---- CreateTopicsRequest version 0 ----
 
@@ -235,126 +345,6 @@ function encodeCreateTopicsRequestV7(w: Writer, v: any): void { encodeCreateTopi
 
 function decodeCreateTopicsRequestV7(r: Reader): Record<string, unknown> { try { return decodeCreateTopicsRequestV5Fields(r); } catch (err) { throw annotateDecodeError(err, "CreateTopicsRequest", 7, r); } }
 
-/** CreateTopicsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const CreateTopicsRequestCodecs: GeneratedMessage = {
-  fingerprint: "67a2acac6f0",
-  versions: {
-    0: { decode: decodeCreateTopicsRequestV0, encode: encodeCreateTopicsRequestV0 },
-    1: { decode: decodeCreateTopicsRequestV1, encode: encodeCreateTopicsRequestV1 },
-    2: { decode: decodeCreateTopicsRequestV2, encode: encodeCreateTopicsRequestV2 },
-    3: { decode: decodeCreateTopicsRequestV3, encode: encodeCreateTopicsRequestV3 },
-    4: { decode: decodeCreateTopicsRequestV4, encode: encodeCreateTopicsRequestV4 },
-    5: { decode: decodeCreateTopicsRequestV5, encode: encodeCreateTopicsRequestV5 },
-    6: { decode: decodeCreateTopicsRequestV6, encode: encodeCreateTopicsRequestV6 },
-    7: { decode: decodeCreateTopicsRequestV7, encode: encodeCreateTopicsRequestV7 },
-  },
-};
-
-/** CreateTopicsResponse, every version: a field not in a version holds its default. */
-export interface CreateTopicsResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 2+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Result for each topic of the request.
-   *
-   * Versions 0+.
-   */
-  topics: CreateTopicsResponseCreatableTopicResult[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One CreatableTopicConfigs of CreateTopicsResponse. */
-export interface CreateTopicsResponseCreatableTopicConfigs {
-  /**
-   * Config key.
-   *
-   * Versions 5+.
-   */
-  name: string;
-  /**
-   * Config value as text, or null (always null for a sensitive config).
-   *
-   * Versions 5+; nullable in 5+.
-   */
-  value: string | null;
-  /**
-   * Whether the config cannot be changed.
-   *
-   * Versions 5+.
-   */
-  readOnly: boolean;
-  /**
-   * Where the value comes from, e.g. 1 topic override, 4 static broker config, 5 default; -1 if unknown.
-   *
-   * Versions 5+; default -1.
-   */
-  configSource: number;
-  /**
-   * Whether the value is secret (and so not returned).
-   *
-   * Versions 5+.
-   */
-  isSensitive: boolean;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One CreatableTopicResult of CreateTopicsResponse. */
-export interface CreateTopicsResponseCreatableTopicResult {
-  /**
-   * Topic name.
-   *
-   * Versions 0+.
-   */
-  name: string;
-  /**
-   * v7+: id of the created topic.
-   *
-   * Versions 7+.
-   */
-  topicId: string;
-  /**
-   * Error for this topic; 0 if created (TOPIC_ALREADY_EXISTS if it exists).
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * v1+: broker's explanation of the error, or null.
-   *
-   * Versions 1+; nullable in 0+.
-   */
-  errorMessage: string | null;
-  /**
-   * v5+ (tagged): error reading back the topic's configs, e.g. not authorized to describe them; 0 for none.
-   *
-   * Versions 5+; tag 0 in 5+.
-   */
-  topicConfigErrorCode: number;
-  /**
-   * v5+: partition count the topic got; -1 if unknown.
-   *
-   * Versions 5+; default -1.
-   */
-  numPartitions: number;
-  /**
-   * v5+: replication factor the topic got; -1 if unknown.
-   *
-   * Versions 5+; default -1.
-   */
-  replicationFactor: number;
-  /**
-   * v5+: the topic's resulting configs, or null if they could not be read.
-   *
-   * Versions 5+; nullable in 5+.
-   */
-  configs: CreateTopicsResponseCreatableTopicConfigs[] | null;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- CreateTopicsResponse version 0 ----
 
 function decodeCreateTopicsResponseV0CreatableTopicResult(r: Reader) { r.path = "topics.name"; const v0 = r.string(); r.path = "topics.errorCode"; const v1 = r.int16(); let v2: any = "AAAAAAAAAAAAAAAAAAAAAA"; let v3: any = ""; let v4: any = 0; let v5: any = -1; let v6: any = -1; let v7: any = []; return { "name": v0, "topicId": v2, "errorCode": v1, "errorMessage": v3, "topicConfigErrorCode": v4, "numPartitions": v5, "replicationFactor": v6, "configs": v7 }; }
@@ -477,10 +467,18 @@ function encodeCreateTopicsResponseV7(w: Writer, v: any): void { encodeCreateTop
 
 function decodeCreateTopicsResponseV7(r: Reader): Record<string, unknown> { try { return decodeCreateTopicsResponseV7Fields(r); } catch (err) { throw annotateDecodeError(err, "CreateTopicsResponse", 7, r); } }
 
-/** CreateTopicsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const CreateTopicsResponseCodecs: GeneratedMessage = {
-  fingerprint: "4d41e1808c5",
-  versions: {
+return {
+  CreateTopicsRequest: {
+    0: { decode: decodeCreateTopicsRequestV0, encode: encodeCreateTopicsRequestV0 },
+    1: { decode: decodeCreateTopicsRequestV1, encode: encodeCreateTopicsRequestV1 },
+    2: { decode: decodeCreateTopicsRequestV2, encode: encodeCreateTopicsRequestV2 },
+    3: { decode: decodeCreateTopicsRequestV3, encode: encodeCreateTopicsRequestV3 },
+    4: { decode: decodeCreateTopicsRequestV4, encode: encodeCreateTopicsRequestV4 },
+    5: { decode: decodeCreateTopicsRequestV5, encode: encodeCreateTopicsRequestV5 },
+    6: { decode: decodeCreateTopicsRequestV6, encode: encodeCreateTopicsRequestV6 },
+    7: { decode: decodeCreateTopicsRequestV7, encode: encodeCreateTopicsRequestV7 },
+  },
+  CreateTopicsResponse: {
     0: { decode: decodeCreateTopicsResponseV0, encode: encodeCreateTopicsResponseV0 },
     1: { decode: decodeCreateTopicsResponseV1, encode: encodeCreateTopicsResponseV1 },
     2: { decode: decodeCreateTopicsResponseV2, encode: encodeCreateTopicsResponseV2 },
@@ -490,4 +488,19 @@ export const CreateTopicsResponseCodecs: GeneratedMessage = {
     6: { decode: decodeCreateTopicsResponseV6, encode: encodeCreateTopicsResponseV6 },
     7: { decode: decodeCreateTopicsResponseV7, encode: encodeCreateTopicsResponseV7 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** CreateTopicsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const CreateTopicsRequestCodecs: GeneratedMessage = {
+  fingerprint: "67a2acac6f0",
+  get versions() { return codecs().CreateTopicsRequest; },
+};
+
+/** CreateTopicsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const CreateTopicsResponseCodecs: GeneratedMessage = {
+  fingerprint: "4d41e1808c5",
+  get versions() { return codecs().CreateTopicsResponse; },
 };

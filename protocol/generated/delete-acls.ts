@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -72,83 +74,6 @@ export interface DeleteAclsRequestDeleteAclsFilter {
   permissionType: number;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- DeleteAclsRequest version 0 ----
-
-function decodeDeleteAclsRequestV0DeleteAclsFilter(r: Reader) { r.path = "filters.resourceTypeFilter"; const v0 = r.int8(); r.path = "filters.resourceNameFilter"; const v1 = r.nullableString(); r.path = "filters.principalFilter"; const v2 = r.nullableString(); r.path = "filters.hostFilter"; const v3 = r.nullableString(); r.path = "filters.operation"; const v4 = r.int8(); r.path = "filters.permissionType"; const v5 = r.int8(); let v6: any = 3; return { "resourceTypeFilter": v0, "resourceNameFilter": v1, "patternTypeFilter": v6, "principalFilter": v2, "hostFilter": v3, "operation": v4, "permissionType": v5 }; }
-
-function defaultDeleteAclsRequestV0DeleteAclsFilter() { return { "resourceTypeFilter": 0, "resourceNameFilter": "", "patternTypeFilter": 3, "principalFilter": "", "hostFilter": "", "operation": 0, "permissionType": 0 }; }
-
-function isDefaultDeleteAclsRequestV0DeleteAclsFilter(v: any): boolean { return (v["resourceTypeFilter"] === undefined || v["resourceTypeFilter"] === 0) && (v["resourceNameFilter"] === undefined || v["resourceNameFilter"] === "") && (v["patternTypeFilter"] === undefined || v["patternTypeFilter"] === 3) && (v["principalFilter"] === undefined || v["principalFilter"] === "") && (v["hostFilter"] === undefined || v["hostFilter"] === "") && (v["operation"] === undefined || v["operation"] === 0) && (v["permissionType"] === undefined || v["permissionType"] === 0); }
-
-function readDeleteAclsRequestV0filtersArray(r: Reader) { const n0 = r.arrayLength(6, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDeleteAclsRequestV0DeleteAclsFilter(r)); return a1; }
-
-function decodeDeleteAclsRequestV0Fields(r: Reader) { r.path = "filters"; const v0 = readDeleteAclsRequestV0filtersArray(r); return { "filters": v0 }; }
-
-const DeleteAclsRequestV0Context: EncodeContext = { api: "DeleteAclsRequest", version: 0 };
-
-function encodeDeleteAclsRequestV0DeleteAclsFilter(w: Writer, v: any, c: EncodeContext): void { if (v["patternTypeFilter"] !== undefined && !(v["patternTypeFilter"] === undefined || v["patternTypeFilter"] === 3)) throw new ProtocolError(`filters[].patternTypeFilter is not supported in version ${c.version}`, { ...c, field: "filters[].patternTypeFilter" }); const x0 = v["resourceTypeFilter"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceNameFilter"]; const y3 = (x2 === undefined ? "" : x2);  w.nullableString(y3); const x4 = v["principalFilter"]; const y5 = (x4 === undefined ? "" : x4);  w.nullableString(y5); const x6 = v["hostFilter"]; const y7 = (x6 === undefined ? "" : x6);  w.nullableString(y7); const x8 = v["operation"]; const y9 = (x8 === undefined ? 0 : x8); w.int8(y9 ?? 0); const x10 = v["permissionType"]; const y11 = (x10 === undefined ? 0 : x10); w.int8(y11 ?? 0); }
-
-function encodeDeleteAclsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["filters"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`filters may not be null in version ${c.version}`, { ...c, field: "filters" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`filters[] may not be null in version ${c.version}`, { ...c, field: "filters[]" }); encodeDeleteAclsRequestV0DeleteAclsFilter(w, it2 ?? {}, c); } } }
-
-function encodeDeleteAclsRequestV0(w: Writer, v: any): void { encodeDeleteAclsRequestV0Fields(w, v, DeleteAclsRequestV0Context); }
-
-function decodeDeleteAclsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDeleteAclsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteAclsRequest", 0, r); } }
-
-// ---- DeleteAclsRequest version 1 ----
-
-function decodeDeleteAclsRequestV1DeleteAclsFilter(r: Reader) { r.path = "filters.resourceTypeFilter"; const v0 = r.int8(); r.path = "filters.resourceNameFilter"; const v1 = r.nullableString(); r.path = "filters.patternTypeFilter"; const v2 = r.int8(); r.path = "filters.principalFilter"; const v3 = r.nullableString(); r.path = "filters.hostFilter"; const v4 = r.nullableString(); r.path = "filters.operation"; const v5 = r.int8(); r.path = "filters.permissionType"; const v6 = r.int8(); return { "resourceTypeFilter": v0, "resourceNameFilter": v1, "patternTypeFilter": v2, "principalFilter": v3, "hostFilter": v4, "operation": v5, "permissionType": v6 }; }
-
-function readDeleteAclsRequestV1filtersArray(r: Reader) { const n0 = r.arrayLength(7, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDeleteAclsRequestV1DeleteAclsFilter(r)); return a1; }
-
-function decodeDeleteAclsRequestV1Fields(r: Reader) { r.path = "filters"; const v0 = readDeleteAclsRequestV1filtersArray(r); return { "filters": v0 }; }
-
-const DeleteAclsRequestV1Context: EncodeContext = { api: "DeleteAclsRequest", version: 1 };
-
-function encodeDeleteAclsRequestV1DeleteAclsFilter(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resourceTypeFilter"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceNameFilter"]; const y3 = (x2 === undefined ? "" : x2);  w.nullableString(y3); const x4 = v["patternTypeFilter"]; const y5 = (x4 === undefined ? 3 : x4); w.int8(y5 ?? 0); const x6 = v["principalFilter"]; const y7 = (x6 === undefined ? "" : x6);  w.nullableString(y7); const x8 = v["hostFilter"]; const y9 = (x8 === undefined ? "" : x8);  w.nullableString(y9); const x10 = v["operation"]; const y11 = (x10 === undefined ? 0 : x10); w.int8(y11 ?? 0); const x12 = v["permissionType"]; const y13 = (x12 === undefined ? 0 : x12); w.int8(y13 ?? 0); }
-
-function encodeDeleteAclsRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["filters"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`filters may not be null in version ${c.version}`, { ...c, field: "filters" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`filters[] may not be null in version ${c.version}`, { ...c, field: "filters[]" }); encodeDeleteAclsRequestV1DeleteAclsFilter(w, it2 ?? {}, c); } } }
-
-function encodeDeleteAclsRequestV1(w: Writer, v: any): void { encodeDeleteAclsRequestV1Fields(w, v, DeleteAclsRequestV1Context); }
-
-function decodeDeleteAclsRequestV1(r: Reader): Record<string, unknown> { try { return decodeDeleteAclsRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteAclsRequest", 1, r); } }
-
-// ---- DeleteAclsRequest version 2 ----
-
-function decodeDeleteAclsRequestV2DeleteAclsFilter(r: Reader) { r.path = "filters.resourceTypeFilter"; const v0 = r.int8(); r.path = "filters.resourceNameFilter"; const v1 = r.compactNullableString(); r.path = "filters.patternTypeFilter"; const v2 = r.int8(); r.path = "filters.principalFilter"; const v3 = r.compactNullableString(); r.path = "filters.hostFilter"; const v4 = r.compactNullableString(); r.path = "filters.operation"; const v5 = r.int8(); r.path = "filters.permissionType"; const v6 = r.int8(); r.path = "filters.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "resourceTypeFilter": v0, "resourceNameFilter": v1, "patternTypeFilter": v2, "principalFilter": v3, "hostFilter": v4, "operation": v5, "permissionType": v6, _unknownTaggedFields: unk }; }
-
-function readDeleteAclsRequestV2filtersArray(r: Reader) { const n0 = r.compactArrayLength(8, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDeleteAclsRequestV2DeleteAclsFilter(r)); return a1; }
-
-function decodeDeleteAclsRequestV2Fields(r: Reader) { r.path = "filters"; const v0 = readDeleteAclsRequestV2filtersArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "filters": v0, _unknownTaggedFields: unk }; }
-
-const DeleteAclsRequestV2Context: EncodeContext = { api: "DeleteAclsRequest", version: 2 };
-
-function encodeDeleteAclsRequestV2DeleteAclsFilter(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resourceTypeFilter"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceNameFilter"]; const y3 = (x2 === undefined ? "" : x2);  w.compactNullableString(y3); const x4 = v["patternTypeFilter"]; const y5 = (x4 === undefined ? 3 : x4); w.int8(y5 ?? 0); const x6 = v["principalFilter"]; const y7 = (x6 === undefined ? "" : x6);  w.compactNullableString(y7); const x8 = v["hostFilter"]; const y9 = (x8 === undefined ? "" : x8);  w.compactNullableString(y9); const x10 = v["operation"]; const y11 = (x10 === undefined ? 0 : x10); w.int8(y11 ?? 0); const x12 = v["permissionType"]; const y13 = (x12 === undefined ? 0 : x12); w.int8(y13 ?? 0); let tags14: Array<[number, (s: Writer) => void]> | undefined; if (tags14 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags14 ?? [], v._unknownTaggedFields); }
-
-function encodeDeleteAclsRequestV2Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["filters"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`filters may not be null in version ${c.version}`, { ...c, field: "filters" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`filters[] may not be null in version ${c.version}`, { ...c, field: "filters[]" }); encodeDeleteAclsRequestV2DeleteAclsFilter(w, it2 ?? {}, c); } } let tags3: Array<[number, (s: Writer) => void]> | undefined; if (tags3 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags3 ?? [], v._unknownTaggedFields); }
-
-function encodeDeleteAclsRequestV2(w: Writer, v: any): void { encodeDeleteAclsRequestV2Fields(w, v, DeleteAclsRequestV2Context); }
-
-function decodeDeleteAclsRequestV2(r: Reader): Record<string, unknown> { try { return decodeDeleteAclsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteAclsRequest", 2, r); } }
-
-// ---- DeleteAclsRequest version 3 ----
-
-const DeleteAclsRequestV3Context: EncodeContext = { api: "DeleteAclsRequest", version: 3 };
-
-function encodeDeleteAclsRequestV3(w: Writer, v: any): void { encodeDeleteAclsRequestV2Fields(w, v, DeleteAclsRequestV3Context); }
-
-function decodeDeleteAclsRequestV3(r: Reader): Record<string, unknown> { try { return decodeDeleteAclsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteAclsRequest", 3, r); } }
-
-/** DeleteAclsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DeleteAclsRequestCodecs: GeneratedMessage = {
-  fingerprint: "2c3c9ea74ee",
-  versions: {
-    0: { decode: decodeDeleteAclsRequestV0, encode: encodeDeleteAclsRequestV0 },
-    1: { decode: decodeDeleteAclsRequestV1, encode: encodeDeleteAclsRequestV1 },
-    2: { decode: decodeDeleteAclsRequestV2, encode: encodeDeleteAclsRequestV2 },
-    3: { decode: decodeDeleteAclsRequestV3, encode: encodeDeleteAclsRequestV3 },
-  },
-};
 
 /** DeleteAclsResponse, every version: a field not in a version holds its default. */
 export interface DeleteAclsResponse {
@@ -249,6 +174,75 @@ export interface DeleteAclsResponseDeleteAclsFilterResult {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DeleteAclsRequest: MessageCodecTable; DeleteAclsResponse: MessageCodecTable } {
+
+// ---- DeleteAclsRequest version 0 ----
+
+function decodeDeleteAclsRequestV0DeleteAclsFilter(r: Reader) { r.path = "filters.resourceTypeFilter"; const v0 = r.int8(); r.path = "filters.resourceNameFilter"; const v1 = r.nullableString(); r.path = "filters.principalFilter"; const v2 = r.nullableString(); r.path = "filters.hostFilter"; const v3 = r.nullableString(); r.path = "filters.operation"; const v4 = r.int8(); r.path = "filters.permissionType"; const v5 = r.int8(); let v6: any = 3; return { "resourceTypeFilter": v0, "resourceNameFilter": v1, "patternTypeFilter": v6, "principalFilter": v2, "hostFilter": v3, "operation": v4, "permissionType": v5 }; }
+
+function defaultDeleteAclsRequestV0DeleteAclsFilter() { return { "resourceTypeFilter": 0, "resourceNameFilter": "", "patternTypeFilter": 3, "principalFilter": "", "hostFilter": "", "operation": 0, "permissionType": 0 }; }
+
+function isDefaultDeleteAclsRequestV0DeleteAclsFilter(v: any): boolean { return (v["resourceTypeFilter"] === undefined || v["resourceTypeFilter"] === 0) && (v["resourceNameFilter"] === undefined || v["resourceNameFilter"] === "") && (v["patternTypeFilter"] === undefined || v["patternTypeFilter"] === 3) && (v["principalFilter"] === undefined || v["principalFilter"] === "") && (v["hostFilter"] === undefined || v["hostFilter"] === "") && (v["operation"] === undefined || v["operation"] === 0) && (v["permissionType"] === undefined || v["permissionType"] === 0); }
+
+function readDeleteAclsRequestV0filtersArray(r: Reader) { const n0 = r.arrayLength(6, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDeleteAclsRequestV0DeleteAclsFilter(r)); return a1; }
+
+function decodeDeleteAclsRequestV0Fields(r: Reader) { r.path = "filters"; const v0 = readDeleteAclsRequestV0filtersArray(r); return { "filters": v0 }; }
+
+const DeleteAclsRequestV0Context: EncodeContext = { api: "DeleteAclsRequest", version: 0 };
+
+function encodeDeleteAclsRequestV0DeleteAclsFilter(w: Writer, v: any, c: EncodeContext): void { if (v["patternTypeFilter"] !== undefined && !(v["patternTypeFilter"] === undefined || v["patternTypeFilter"] === 3)) throw new ProtocolError(`filters[].patternTypeFilter is not supported in version ${c.version}`, { ...c, field: "filters[].patternTypeFilter" }); const x0 = v["resourceTypeFilter"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceNameFilter"]; const y3 = (x2 === undefined ? "" : x2);  w.nullableString(y3); const x4 = v["principalFilter"]; const y5 = (x4 === undefined ? "" : x4);  w.nullableString(y5); const x6 = v["hostFilter"]; const y7 = (x6 === undefined ? "" : x6);  w.nullableString(y7); const x8 = v["operation"]; const y9 = (x8 === undefined ? 0 : x8); w.int8(y9 ?? 0); const x10 = v["permissionType"]; const y11 = (x10 === undefined ? 0 : x10); w.int8(y11 ?? 0); }
+
+function encodeDeleteAclsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["filters"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`filters may not be null in version ${c.version}`, { ...c, field: "filters" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`filters[] may not be null in version ${c.version}`, { ...c, field: "filters[]" }); encodeDeleteAclsRequestV0DeleteAclsFilter(w, it2 ?? {}, c); } } }
+
+function encodeDeleteAclsRequestV0(w: Writer, v: any): void { encodeDeleteAclsRequestV0Fields(w, v, DeleteAclsRequestV0Context); }
+
+function decodeDeleteAclsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDeleteAclsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteAclsRequest", 0, r); } }
+
+// ---- DeleteAclsRequest version 1 ----
+
+function decodeDeleteAclsRequestV1DeleteAclsFilter(r: Reader) { r.path = "filters.resourceTypeFilter"; const v0 = r.int8(); r.path = "filters.resourceNameFilter"; const v1 = r.nullableString(); r.path = "filters.patternTypeFilter"; const v2 = r.int8(); r.path = "filters.principalFilter"; const v3 = r.nullableString(); r.path = "filters.hostFilter"; const v4 = r.nullableString(); r.path = "filters.operation"; const v5 = r.int8(); r.path = "filters.permissionType"; const v6 = r.int8(); return { "resourceTypeFilter": v0, "resourceNameFilter": v1, "patternTypeFilter": v2, "principalFilter": v3, "hostFilter": v4, "operation": v5, "permissionType": v6 }; }
+
+function readDeleteAclsRequestV1filtersArray(r: Reader) { const n0 = r.arrayLength(7, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDeleteAclsRequestV1DeleteAclsFilter(r)); return a1; }
+
+function decodeDeleteAclsRequestV1Fields(r: Reader) { r.path = "filters"; const v0 = readDeleteAclsRequestV1filtersArray(r); return { "filters": v0 }; }
+
+const DeleteAclsRequestV1Context: EncodeContext = { api: "DeleteAclsRequest", version: 1 };
+
+function encodeDeleteAclsRequestV1DeleteAclsFilter(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resourceTypeFilter"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceNameFilter"]; const y3 = (x2 === undefined ? "" : x2);  w.nullableString(y3); const x4 = v["patternTypeFilter"]; const y5 = (x4 === undefined ? 3 : x4); w.int8(y5 ?? 0); const x6 = v["principalFilter"]; const y7 = (x6 === undefined ? "" : x6);  w.nullableString(y7); const x8 = v["hostFilter"]; const y9 = (x8 === undefined ? "" : x8);  w.nullableString(y9); const x10 = v["operation"]; const y11 = (x10 === undefined ? 0 : x10); w.int8(y11 ?? 0); const x12 = v["permissionType"]; const y13 = (x12 === undefined ? 0 : x12); w.int8(y13 ?? 0); }
+
+function encodeDeleteAclsRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["filters"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`filters may not be null in version ${c.version}`, { ...c, field: "filters" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`filters[] may not be null in version ${c.version}`, { ...c, field: "filters[]" }); encodeDeleteAclsRequestV1DeleteAclsFilter(w, it2 ?? {}, c); } } }
+
+function encodeDeleteAclsRequestV1(w: Writer, v: any): void { encodeDeleteAclsRequestV1Fields(w, v, DeleteAclsRequestV1Context); }
+
+function decodeDeleteAclsRequestV1(r: Reader): Record<string, unknown> { try { return decodeDeleteAclsRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteAclsRequest", 1, r); } }
+
+// ---- DeleteAclsRequest version 2 ----
+
+function decodeDeleteAclsRequestV2DeleteAclsFilter(r: Reader) { r.path = "filters.resourceTypeFilter"; const v0 = r.int8(); r.path = "filters.resourceNameFilter"; const v1 = r.compactNullableString(); r.path = "filters.patternTypeFilter"; const v2 = r.int8(); r.path = "filters.principalFilter"; const v3 = r.compactNullableString(); r.path = "filters.hostFilter"; const v4 = r.compactNullableString(); r.path = "filters.operation"; const v5 = r.int8(); r.path = "filters.permissionType"; const v6 = r.int8(); r.path = "filters.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "resourceTypeFilter": v0, "resourceNameFilter": v1, "patternTypeFilter": v2, "principalFilter": v3, "hostFilter": v4, "operation": v5, "permissionType": v6, _unknownTaggedFields: unk }; }
+
+function readDeleteAclsRequestV2filtersArray(r: Reader) { const n0 = r.compactArrayLength(8, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDeleteAclsRequestV2DeleteAclsFilter(r)); return a1; }
+
+function decodeDeleteAclsRequestV2Fields(r: Reader) { r.path = "filters"; const v0 = readDeleteAclsRequestV2filtersArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "filters": v0, _unknownTaggedFields: unk }; }
+
+const DeleteAclsRequestV2Context: EncodeContext = { api: "DeleteAclsRequest", version: 2 };
+
+function encodeDeleteAclsRequestV2DeleteAclsFilter(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resourceTypeFilter"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceNameFilter"]; const y3 = (x2 === undefined ? "" : x2);  w.compactNullableString(y3); const x4 = v["patternTypeFilter"]; const y5 = (x4 === undefined ? 3 : x4); w.int8(y5 ?? 0); const x6 = v["principalFilter"]; const y7 = (x6 === undefined ? "" : x6);  w.compactNullableString(y7); const x8 = v["hostFilter"]; const y9 = (x8 === undefined ? "" : x8);  w.compactNullableString(y9); const x10 = v["operation"]; const y11 = (x10 === undefined ? 0 : x10); w.int8(y11 ?? 0); const x12 = v["permissionType"]; const y13 = (x12 === undefined ? 0 : x12); w.int8(y13 ?? 0); let tags14: Array<[number, (s: Writer) => void]> | undefined; if (tags14 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags14 ?? [], v._unknownTaggedFields); }
+
+function encodeDeleteAclsRequestV2Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["filters"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`filters may not be null in version ${c.version}`, { ...c, field: "filters" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`filters[] may not be null in version ${c.version}`, { ...c, field: "filters[]" }); encodeDeleteAclsRequestV2DeleteAclsFilter(w, it2 ?? {}, c); } } let tags3: Array<[number, (s: Writer) => void]> | undefined; if (tags3 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags3 ?? [], v._unknownTaggedFields); }
+
+function encodeDeleteAclsRequestV2(w: Writer, v: any): void { encodeDeleteAclsRequestV2Fields(w, v, DeleteAclsRequestV2Context); }
+
+function decodeDeleteAclsRequestV2(r: Reader): Record<string, unknown> { try { return decodeDeleteAclsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteAclsRequest", 2, r); } }
+
+// ---- DeleteAclsRequest version 3 ----
+
+const DeleteAclsRequestV3Context: EncodeContext = { api: "DeleteAclsRequest", version: 3 };
+
+function encodeDeleteAclsRequestV3(w: Writer, v: any): void { encodeDeleteAclsRequestV2Fields(w, v, DeleteAclsRequestV3Context); }
+
+function decodeDeleteAclsRequestV3(r: Reader): Record<string, unknown> { try { return decodeDeleteAclsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteAclsRequest", 3, r); } }
+
 // ---- DeleteAclsResponse version 0 ----
 
 function decodeDeleteAclsResponseV0DeleteAclsMatchingAcl(r: Reader) { r.path = "filterResults.matchingAcls.errorCode"; const v0 = r.int16(); r.path = "filterResults.matchingAcls.errorMessage"; const v1 = r.nullableString(); r.path = "filterResults.matchingAcls.resourceType"; const v2 = r.int8(); r.path = "filterResults.matchingAcls.resourceName"; const v3 = r.string(); r.path = "filterResults.matchingAcls.principal"; const v4 = r.string(); r.path = "filterResults.matchingAcls.host"; const v5 = r.string(); r.path = "filterResults.matchingAcls.operation"; const v6 = r.int8(); r.path = "filterResults.matchingAcls.permissionType"; const v7 = r.int8(); let v8: any = 3; return { "errorCode": v0, "errorMessage": v1, "resourceType": v2, "resourceName": v3, "patternType": v8, "principal": v4, "host": v5, "operation": v6, "permissionType": v7 }; }
@@ -337,13 +331,32 @@ function encodeDeleteAclsResponseV3(w: Writer, v: any): void { encodeDeleteAclsR
 
 function decodeDeleteAclsResponseV3(r: Reader): Record<string, unknown> { try { return decodeDeleteAclsResponseV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteAclsResponse", 3, r); } }
 
-/** DeleteAclsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DeleteAclsResponseCodecs: GeneratedMessage = {
-  fingerprint: "82ec621e772",
-  versions: {
+return {
+  DeleteAclsRequest: {
+    0: { decode: decodeDeleteAclsRequestV0, encode: encodeDeleteAclsRequestV0 },
+    1: { decode: decodeDeleteAclsRequestV1, encode: encodeDeleteAclsRequestV1 },
+    2: { decode: decodeDeleteAclsRequestV2, encode: encodeDeleteAclsRequestV2 },
+    3: { decode: decodeDeleteAclsRequestV3, encode: encodeDeleteAclsRequestV3 },
+  },
+  DeleteAclsResponse: {
     0: { decode: decodeDeleteAclsResponseV0, encode: encodeDeleteAclsResponseV0 },
     1: { decode: decodeDeleteAclsResponseV1, encode: encodeDeleteAclsResponseV1 },
     2: { decode: decodeDeleteAclsResponseV2, encode: encodeDeleteAclsResponseV2 },
     3: { decode: decodeDeleteAclsResponseV3, encode: encodeDeleteAclsResponseV3 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DeleteAclsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DeleteAclsRequestCodecs: GeneratedMessage = {
+  fingerprint: "2c3c9ea74ee",
+  get versions() { return codecs().DeleteAclsRequest; },
+};
+
+/** DeleteAclsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DeleteAclsResponseCodecs: GeneratedMessage = {
+  fingerprint: "82ec621e772",
+  get versions() { return codecs().DeleteAclsResponse; },
 };

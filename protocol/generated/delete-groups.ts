@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -25,6 +27,49 @@ export interface DeleteGroupsRequest {
   groupsNames: string[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** DeleteGroupsResponse, every version: a field not in a version holds its default. */
+export interface DeleteGroupsResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 0+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Result for each requested group.
+   *
+   * Versions 0+.
+   */
+  results: DeleteGroupsResponseDeletableGroupResult[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One DeletableGroupResult of DeleteGroupsResponse. */
+export interface DeleteGroupsResponseDeletableGroupResult {
+  /**
+   * Id of the group.
+   *
+   * Versions 0+.
+   */
+  groupId: string;
+  /**
+   * Error; 0 if the group and its committed offsets are deleted (NON_EMPTY_GROUP if it has members).
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * v3+: broker's explanation of the error, or null.
+   *
+   * Versions 3+; nullable in 3+; default null.
+   */
+  errorMessage: string | null;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DeleteGroupsRequest: MessageCodecTable; DeleteGroupsResponse: MessageCodecTable } {
 
 // ---- DeleteGroupsRequest version 0 ----
 
@@ -69,57 +114,6 @@ const DeleteGroupsRequestV3Context: EncodeContext = { api: "DeleteGroupsRequest"
 function encodeDeleteGroupsRequestV3(w: Writer, v: any): void { encodeDeleteGroupsRequestV2Fields(w, v, DeleteGroupsRequestV3Context); }
 
 function decodeDeleteGroupsRequestV3(r: Reader): Record<string, unknown> { try { return decodeDeleteGroupsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteGroupsRequest", 3, r); } }
-
-/** DeleteGroupsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DeleteGroupsRequestCodecs: GeneratedMessage = {
-  fingerprint: "602183f4ea",
-  versions: {
-    0: { decode: decodeDeleteGroupsRequestV0, encode: encodeDeleteGroupsRequestV0 },
-    1: { decode: decodeDeleteGroupsRequestV1, encode: encodeDeleteGroupsRequestV1 },
-    2: { decode: decodeDeleteGroupsRequestV2, encode: encodeDeleteGroupsRequestV2 },
-    3: { decode: decodeDeleteGroupsRequestV3, encode: encodeDeleteGroupsRequestV3 },
-  },
-};
-
-/** DeleteGroupsResponse, every version: a field not in a version holds its default. */
-export interface DeleteGroupsResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 0+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Result for each requested group.
-   *
-   * Versions 0+.
-   */
-  results: DeleteGroupsResponseDeletableGroupResult[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One DeletableGroupResult of DeleteGroupsResponse. */
-export interface DeleteGroupsResponseDeletableGroupResult {
-  /**
-   * Id of the group.
-   *
-   * Versions 0+.
-   */
-  groupId: string;
-  /**
-   * Error; 0 if the group and its committed offsets are deleted (NON_EMPTY_GROUP if it has members).
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * v3+: broker's explanation of the error, or null.
-   *
-   * Versions 3+; nullable in 3+; default null.
-   */
-  errorMessage: string | null;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
 
 // ---- DeleteGroupsResponse version 0 ----
 
@@ -187,13 +181,32 @@ function encodeDeleteGroupsResponseV3(w: Writer, v: any): void { encodeDeleteGro
 
 function decodeDeleteGroupsResponseV3(r: Reader): Record<string, unknown> { try { return decodeDeleteGroupsResponseV3Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteGroupsResponse", 3, r); } }
 
-/** DeleteGroupsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DeleteGroupsResponseCodecs: GeneratedMessage = {
-  fingerprint: "44889a40323",
-  versions: {
+return {
+  DeleteGroupsRequest: {
+    0: { decode: decodeDeleteGroupsRequestV0, encode: encodeDeleteGroupsRequestV0 },
+    1: { decode: decodeDeleteGroupsRequestV1, encode: encodeDeleteGroupsRequestV1 },
+    2: { decode: decodeDeleteGroupsRequestV2, encode: encodeDeleteGroupsRequestV2 },
+    3: { decode: decodeDeleteGroupsRequestV3, encode: encodeDeleteGroupsRequestV3 },
+  },
+  DeleteGroupsResponse: {
     0: { decode: decodeDeleteGroupsResponseV0, encode: encodeDeleteGroupsResponseV0 },
     1: { decode: decodeDeleteGroupsResponseV1, encode: encodeDeleteGroupsResponseV1 },
     2: { decode: decodeDeleteGroupsResponseV2, encode: encodeDeleteGroupsResponseV2 },
     3: { decode: decodeDeleteGroupsResponseV3, encode: encodeDeleteGroupsResponseV3 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DeleteGroupsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DeleteGroupsRequestCodecs: GeneratedMessage = {
+  fingerprint: "602183f4ea",
+  get versions() { return codecs().DeleteGroupsRequest; },
+};
+
+/** DeleteGroupsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DeleteGroupsResponseCodecs: GeneratedMessage = {
+  fingerprint: "44889a40323",
+  get versions() { return codecs().DeleteGroupsResponse; },
 };

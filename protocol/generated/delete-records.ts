@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -65,6 +67,66 @@ export interface DeleteRecordsRequestDeleteRecordsTopic {
   partitions: DeleteRecordsRequestDeleteRecordsPartition[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** DeleteRecordsResponse, every version: a field not in a version holds its default. */
+export interface DeleteRecordsResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 0+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Result for each topic of the request.
+   *
+   * Versions 0+.
+   */
+  topics: DeleteRecordsResponseDeleteRecordsTopicResult[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One DeleteRecordsPartitionResult of DeleteRecordsResponse. */
+export interface DeleteRecordsResponseDeleteRecordsPartitionResult {
+  /**
+   * Partition index within the topic.
+   *
+   * Versions 0+.
+   */
+  partitionIndex: number;
+  /**
+   * The partition's new log start offset: the first offset still readable.
+   *
+   * Versions 0+.
+   */
+  lowWatermark: bigint;
+  /**
+   * Error for this partition; 0 if the records are deleted.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One DeleteRecordsTopicResult of DeleteRecordsResponse. */
+export interface DeleteRecordsResponseDeleteRecordsTopicResult {
+  /**
+   * Topic name.
+   *
+   * Versions 0+.
+   */
+  name: string;
+  /**
+   * Result for each partition of the topic.
+   *
+   * Versions 0+.
+   */
+  partitions: DeleteRecordsResponseDeleteRecordsPartitionResult[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DeleteRecordsRequest: MessageCodecTable; DeleteRecordsResponse: MessageCodecTable } {
 
 // ---- DeleteRecordsRequest version 0 ----
 
@@ -130,73 +192,6 @@ function encodeDeleteRecordsRequestV2(w: Writer, v: any): void { encodeDeleteRec
 
 function decodeDeleteRecordsRequestV2(r: Reader): Record<string, unknown> { try { return decodeDeleteRecordsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteRecordsRequest", 2, r); } }
 
-/** DeleteRecordsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DeleteRecordsRequestCodecs: GeneratedMessage = {
-  fingerprint: "f2ecbf67373",
-  versions: {
-    0: { decode: decodeDeleteRecordsRequestV0, encode: encodeDeleteRecordsRequestV0 },
-    1: { decode: decodeDeleteRecordsRequestV1, encode: encodeDeleteRecordsRequestV1 },
-    2: { decode: decodeDeleteRecordsRequestV2, encode: encodeDeleteRecordsRequestV2 },
-  },
-};
-
-/** DeleteRecordsResponse, every version: a field not in a version holds its default. */
-export interface DeleteRecordsResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 0+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Result for each topic of the request.
-   *
-   * Versions 0+.
-   */
-  topics: DeleteRecordsResponseDeleteRecordsTopicResult[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One DeleteRecordsPartitionResult of DeleteRecordsResponse. */
-export interface DeleteRecordsResponseDeleteRecordsPartitionResult {
-  /**
-   * Partition index within the topic.
-   *
-   * Versions 0+.
-   */
-  partitionIndex: number;
-  /**
-   * The partition's new log start offset: the first offset still readable.
-   *
-   * Versions 0+.
-   */
-  lowWatermark: bigint;
-  /**
-   * Error for this partition; 0 if the records are deleted.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One DeleteRecordsTopicResult of DeleteRecordsResponse. */
-export interface DeleteRecordsResponseDeleteRecordsTopicResult {
-  /**
-   * Topic name.
-   *
-   * Versions 0+.
-   */
-  name: string;
-  /**
-   * Result for each partition of the topic.
-   *
-   * Versions 0+.
-   */
-  partitions: DeleteRecordsResponseDeleteRecordsPartitionResult[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- DeleteRecordsResponse version 0 ----
 
 function decodeDeleteRecordsResponseV0DeleteRecordsPartitionResult(r: Reader) { r.path = "topics.partitions.partitionIndex"; const v0 = r.int32(); r.path = "topics.partitions.lowWatermark"; const v1 = r.int64(); r.path = "topics.partitions.errorCode"; const v2 = r.int16(); return { "partitionIndex": v0, "lowWatermark": v1, "errorCode": v2 }; }
@@ -257,12 +252,30 @@ function encodeDeleteRecordsResponseV2(w: Writer, v: any): void { encodeDeleteRe
 
 function decodeDeleteRecordsResponseV2(r: Reader): Record<string, unknown> { try { return decodeDeleteRecordsResponseV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteRecordsResponse", 2, r); } }
 
-/** DeleteRecordsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DeleteRecordsResponseCodecs: GeneratedMessage = {
-  fingerprint: "c99de4a53f9",
-  versions: {
+return {
+  DeleteRecordsRequest: {
+    0: { decode: decodeDeleteRecordsRequestV0, encode: encodeDeleteRecordsRequestV0 },
+    1: { decode: decodeDeleteRecordsRequestV1, encode: encodeDeleteRecordsRequestV1 },
+    2: { decode: decodeDeleteRecordsRequestV2, encode: encodeDeleteRecordsRequestV2 },
+  },
+  DeleteRecordsResponse: {
     0: { decode: decodeDeleteRecordsResponseV0, encode: encodeDeleteRecordsResponseV0 },
     1: { decode: decodeDeleteRecordsResponseV1, encode: encodeDeleteRecordsResponseV1 },
     2: { decode: decodeDeleteRecordsResponseV2, encode: encodeDeleteRecordsResponseV2 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DeleteRecordsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DeleteRecordsRequestCodecs: GeneratedMessage = {
+  fingerprint: "f2ecbf67373",
+  get versions() { return codecs().DeleteRecordsRequest; },
+};
+
+/** DeleteRecordsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DeleteRecordsResponseCodecs: GeneratedMessage = {
+  fingerprint: "c99de4a53f9",
+  get versions() { return codecs().DeleteRecordsResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -54,6 +56,55 @@ export interface DeleteTopicsRequestDeleteTopicState {
   topicId: string;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** DeleteTopicsResponse, every version: a field not in a version holds its default. */
+export interface DeleteTopicsResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 1+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Result for each topic of the request.
+   *
+   * Versions 0+.
+   */
+  responses: DeleteTopicsResponseDeletableTopicResult[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One DeletableTopicResult of DeleteTopicsResponse. */
+export interface DeleteTopicsResponseDeletableTopicResult {
+  /**
+   * Topic name; v6+ null if the topic was given by an unknown id.
+   *
+   * Versions 0+; nullable in 6+.
+   */
+  name: string | null;
+  /**
+   * v6+: topic id.
+   *
+   * Versions 6+.
+   */
+  topicId: string;
+  /**
+   * Error for this topic; 0 if deleted.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * v5+: broker's explanation of the error, or null.
+   *
+   * Versions 5+; nullable in 5+; default null.
+   */
+  errorMessage: string | null;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DeleteTopicsRequest: MessageCodecTable; DeleteTopicsResponse: MessageCodecTable } {
 
 // ---- DeleteTopicsRequest version 0 ----
 
@@ -136,66 +187,6 @@ function encodeDeleteTopicsRequestV6Fields(w: Writer, v: any, c: EncodeContext):
 function encodeDeleteTopicsRequestV6(w: Writer, v: any): void { encodeDeleteTopicsRequestV6Fields(w, v, DeleteTopicsRequestV6Context); }
 
 function decodeDeleteTopicsRequestV6(r: Reader): Record<string, unknown> { try { return decodeDeleteTopicsRequestV6Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteTopicsRequest", 6, r); } }
-
-/** DeleteTopicsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DeleteTopicsRequestCodecs: GeneratedMessage = {
-  fingerprint: "8b30ad8d300",
-  versions: {
-    0: { decode: decodeDeleteTopicsRequestV0, encode: encodeDeleteTopicsRequestV0 },
-    1: { decode: decodeDeleteTopicsRequestV1, encode: encodeDeleteTopicsRequestV1 },
-    2: { decode: decodeDeleteTopicsRequestV2, encode: encodeDeleteTopicsRequestV2 },
-    3: { decode: decodeDeleteTopicsRequestV3, encode: encodeDeleteTopicsRequestV3 },
-    4: { decode: decodeDeleteTopicsRequestV4, encode: encodeDeleteTopicsRequestV4 },
-    5: { decode: decodeDeleteTopicsRequestV5, encode: encodeDeleteTopicsRequestV5 },
-    6: { decode: decodeDeleteTopicsRequestV6, encode: encodeDeleteTopicsRequestV6 },
-  },
-};
-
-/** DeleteTopicsResponse, every version: a field not in a version holds its default. */
-export interface DeleteTopicsResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 1+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Result for each topic of the request.
-   *
-   * Versions 0+.
-   */
-  responses: DeleteTopicsResponseDeletableTopicResult[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One DeletableTopicResult of DeleteTopicsResponse. */
-export interface DeleteTopicsResponseDeletableTopicResult {
-  /**
-   * Topic name; v6+ null if the topic was given by an unknown id.
-   *
-   * Versions 0+; nullable in 6+.
-   */
-  name: string | null;
-  /**
-   * v6+: topic id.
-   *
-   * Versions 6+.
-   */
-  topicId: string;
-  /**
-   * Error for this topic; 0 if deleted.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * v5+: broker's explanation of the error, or null.
-   *
-   * Versions 5+; nullable in 5+; default null.
-   */
-  errorMessage: string | null;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
 
 // ---- DeleteTopicsResponse version 0 ----
 
@@ -301,10 +292,17 @@ function encodeDeleteTopicsResponseV6(w: Writer, v: any): void { encodeDeleteTop
 
 function decodeDeleteTopicsResponseV6(r: Reader): Record<string, unknown> { try { return decodeDeleteTopicsResponseV6Fields(r); } catch (err) { throw annotateDecodeError(err, "DeleteTopicsResponse", 6, r); } }
 
-/** DeleteTopicsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DeleteTopicsResponseCodecs: GeneratedMessage = {
-  fingerprint: "9dc2b475391",
-  versions: {
+return {
+  DeleteTopicsRequest: {
+    0: { decode: decodeDeleteTopicsRequestV0, encode: encodeDeleteTopicsRequestV0 },
+    1: { decode: decodeDeleteTopicsRequestV1, encode: encodeDeleteTopicsRequestV1 },
+    2: { decode: decodeDeleteTopicsRequestV2, encode: encodeDeleteTopicsRequestV2 },
+    3: { decode: decodeDeleteTopicsRequestV3, encode: encodeDeleteTopicsRequestV3 },
+    4: { decode: decodeDeleteTopicsRequestV4, encode: encodeDeleteTopicsRequestV4 },
+    5: { decode: decodeDeleteTopicsRequestV5, encode: encodeDeleteTopicsRequestV5 },
+    6: { decode: decodeDeleteTopicsRequestV6, encode: encodeDeleteTopicsRequestV6 },
+  },
+  DeleteTopicsResponse: {
     0: { decode: decodeDeleteTopicsResponseV0, encode: encodeDeleteTopicsResponseV0 },
     1: { decode: decodeDeleteTopicsResponseV1, encode: encodeDeleteTopicsResponseV1 },
     2: { decode: decodeDeleteTopicsResponseV2, encode: encodeDeleteTopicsResponseV2 },
@@ -313,4 +311,19 @@ export const DeleteTopicsResponseCodecs: GeneratedMessage = {
     5: { decode: decodeDeleteTopicsResponseV5, encode: encodeDeleteTopicsResponseV5 },
     6: { decode: decodeDeleteTopicsResponseV6, encode: encodeDeleteTopicsResponseV6 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DeleteTopicsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DeleteTopicsRequestCodecs: GeneratedMessage = {
+  fingerprint: "8b30ad8d300",
+  get versions() { return codecs().DeleteTopicsRequest; },
+};
+
+/** DeleteTopicsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DeleteTopicsResponseCodecs: GeneratedMessage = {
+  fingerprint: "9dc2b475391",
+  get versions() { return codecs().DeleteTopicsResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -61,61 +63,6 @@ export interface DescribeAclsRequest {
   permissionType: number;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- DescribeAclsRequest version 0 ----
-
-function decodeDescribeAclsRequestV0Fields(r: Reader) { r.path = "resourceTypeFilter"; const v0 = r.int8(); r.path = "resourceNameFilter"; const v1 = r.nullableString(); r.path = "principalFilter"; const v2 = r.nullableString(); r.path = "hostFilter"; const v3 = r.nullableString(); r.path = "operation"; const v4 = r.int8(); r.path = "permissionType"; const v5 = r.int8(); let v6: any = 3; return { "resourceTypeFilter": v0, "resourceNameFilter": v1, "patternTypeFilter": v6, "principalFilter": v2, "hostFilter": v3, "operation": v4, "permissionType": v5 }; }
-
-const DescribeAclsRequestV0Context: EncodeContext = { api: "DescribeAclsRequest", version: 0 };
-
-function encodeDescribeAclsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["patternTypeFilter"] !== undefined && !(v["patternTypeFilter"] === undefined || v["patternTypeFilter"] === 3)) throw new ProtocolError(`patternTypeFilter is not supported in version ${c.version}`, { ...c, field: "patternTypeFilter" }); const x0 = v["resourceTypeFilter"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceNameFilter"]; const y3 = (x2 === undefined ? "" : x2);  w.nullableString(y3); const x4 = v["principalFilter"]; const y5 = (x4 === undefined ? "" : x4);  w.nullableString(y5); const x6 = v["hostFilter"]; const y7 = (x6 === undefined ? "" : x6);  w.nullableString(y7); const x8 = v["operation"]; const y9 = (x8 === undefined ? 0 : x8); w.int8(y9 ?? 0); const x10 = v["permissionType"]; const y11 = (x10 === undefined ? 0 : x10); w.int8(y11 ?? 0); }
-
-function encodeDescribeAclsRequestV0(w: Writer, v: any): void { encodeDescribeAclsRequestV0Fields(w, v, DescribeAclsRequestV0Context); }
-
-function decodeDescribeAclsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeAclsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeAclsRequest", 0, r); } }
-
-// ---- DescribeAclsRequest version 1 ----
-
-function decodeDescribeAclsRequestV1Fields(r: Reader) { r.path = "resourceTypeFilter"; const v0 = r.int8(); r.path = "resourceNameFilter"; const v1 = r.nullableString(); r.path = "patternTypeFilter"; const v2 = r.int8(); r.path = "principalFilter"; const v3 = r.nullableString(); r.path = "hostFilter"; const v4 = r.nullableString(); r.path = "operation"; const v5 = r.int8(); r.path = "permissionType"; const v6 = r.int8(); return { "resourceTypeFilter": v0, "resourceNameFilter": v1, "patternTypeFilter": v2, "principalFilter": v3, "hostFilter": v4, "operation": v5, "permissionType": v6 }; }
-
-const DescribeAclsRequestV1Context: EncodeContext = { api: "DescribeAclsRequest", version: 1 };
-
-function encodeDescribeAclsRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resourceTypeFilter"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceNameFilter"]; const y3 = (x2 === undefined ? "" : x2);  w.nullableString(y3); const x4 = v["patternTypeFilter"]; const y5 = (x4 === undefined ? 3 : x4); w.int8(y5 ?? 0); const x6 = v["principalFilter"]; const y7 = (x6 === undefined ? "" : x6);  w.nullableString(y7); const x8 = v["hostFilter"]; const y9 = (x8 === undefined ? "" : x8);  w.nullableString(y9); const x10 = v["operation"]; const y11 = (x10 === undefined ? 0 : x10); w.int8(y11 ?? 0); const x12 = v["permissionType"]; const y13 = (x12 === undefined ? 0 : x12); w.int8(y13 ?? 0); }
-
-function encodeDescribeAclsRequestV1(w: Writer, v: any): void { encodeDescribeAclsRequestV1Fields(w, v, DescribeAclsRequestV1Context); }
-
-function decodeDescribeAclsRequestV1(r: Reader): Record<string, unknown> { try { return decodeDescribeAclsRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeAclsRequest", 1, r); } }
-
-// ---- DescribeAclsRequest version 2 ----
-
-function decodeDescribeAclsRequestV2Fields(r: Reader) { r.path = "resourceTypeFilter"; const v0 = r.int8(); r.path = "resourceNameFilter"; const v1 = r.compactNullableString(); r.path = "patternTypeFilter"; const v2 = r.int8(); r.path = "principalFilter"; const v3 = r.compactNullableString(); r.path = "hostFilter"; const v4 = r.compactNullableString(); r.path = "operation"; const v5 = r.int8(); r.path = "permissionType"; const v6 = r.int8(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "resourceTypeFilter": v0, "resourceNameFilter": v1, "patternTypeFilter": v2, "principalFilter": v3, "hostFilter": v4, "operation": v5, "permissionType": v6, _unknownTaggedFields: unk }; }
-
-const DescribeAclsRequestV2Context: EncodeContext = { api: "DescribeAclsRequest", version: 2 };
-
-function encodeDescribeAclsRequestV2Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resourceTypeFilter"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceNameFilter"]; const y3 = (x2 === undefined ? "" : x2);  w.compactNullableString(y3); const x4 = v["patternTypeFilter"]; const y5 = (x4 === undefined ? 3 : x4); w.int8(y5 ?? 0); const x6 = v["principalFilter"]; const y7 = (x6 === undefined ? "" : x6);  w.compactNullableString(y7); const x8 = v["hostFilter"]; const y9 = (x8 === undefined ? "" : x8);  w.compactNullableString(y9); const x10 = v["operation"]; const y11 = (x10 === undefined ? 0 : x10); w.int8(y11 ?? 0); const x12 = v["permissionType"]; const y13 = (x12 === undefined ? 0 : x12); w.int8(y13 ?? 0); let tags14: Array<[number, (s: Writer) => void]> | undefined; if (tags14 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags14 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeAclsRequestV2(w: Writer, v: any): void { encodeDescribeAclsRequestV2Fields(w, v, DescribeAclsRequestV2Context); }
-
-function decodeDescribeAclsRequestV2(r: Reader): Record<string, unknown> { try { return decodeDescribeAclsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeAclsRequest", 2, r); } }
-
-// ---- DescribeAclsRequest version 3 ----
-
-const DescribeAclsRequestV3Context: EncodeContext = { api: "DescribeAclsRequest", version: 3 };
-
-function encodeDescribeAclsRequestV3(w: Writer, v: any): void { encodeDescribeAclsRequestV2Fields(w, v, DescribeAclsRequestV3Context); }
-
-function decodeDescribeAclsRequestV3(r: Reader): Record<string, unknown> { try { return decodeDescribeAclsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeAclsRequest", 3, r); } }
-
-/** DescribeAclsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeAclsRequestCodecs: GeneratedMessage = {
-  fingerprint: "ccad0d1643d",
-  versions: {
-    0: { decode: decodeDescribeAclsRequestV0, encode: encodeDescribeAclsRequestV0 },
-    1: { decode: decodeDescribeAclsRequestV1, encode: encodeDescribeAclsRequestV1 },
-    2: { decode: decodeDescribeAclsRequestV2, encode: encodeDescribeAclsRequestV2 },
-    3: { decode: decodeDescribeAclsRequestV3, encode: encodeDescribeAclsRequestV3 },
-  },
-};
 
 /** DescribeAclsResponse, every version: a field not in a version holds its default. */
 export interface DescribeAclsResponse {
@@ -204,6 +151,53 @@ export interface DescribeAclsResponseDescribeAclsResource {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DescribeAclsRequest: MessageCodecTable; DescribeAclsResponse: MessageCodecTable } {
+
+// ---- DescribeAclsRequest version 0 ----
+
+function decodeDescribeAclsRequestV0Fields(r: Reader) { r.path = "resourceTypeFilter"; const v0 = r.int8(); r.path = "resourceNameFilter"; const v1 = r.nullableString(); r.path = "principalFilter"; const v2 = r.nullableString(); r.path = "hostFilter"; const v3 = r.nullableString(); r.path = "operation"; const v4 = r.int8(); r.path = "permissionType"; const v5 = r.int8(); let v6: any = 3; return { "resourceTypeFilter": v0, "resourceNameFilter": v1, "patternTypeFilter": v6, "principalFilter": v2, "hostFilter": v3, "operation": v4, "permissionType": v5 }; }
+
+const DescribeAclsRequestV0Context: EncodeContext = { api: "DescribeAclsRequest", version: 0 };
+
+function encodeDescribeAclsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["patternTypeFilter"] !== undefined && !(v["patternTypeFilter"] === undefined || v["patternTypeFilter"] === 3)) throw new ProtocolError(`patternTypeFilter is not supported in version ${c.version}`, { ...c, field: "patternTypeFilter" }); const x0 = v["resourceTypeFilter"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceNameFilter"]; const y3 = (x2 === undefined ? "" : x2);  w.nullableString(y3); const x4 = v["principalFilter"]; const y5 = (x4 === undefined ? "" : x4);  w.nullableString(y5); const x6 = v["hostFilter"]; const y7 = (x6 === undefined ? "" : x6);  w.nullableString(y7); const x8 = v["operation"]; const y9 = (x8 === undefined ? 0 : x8); w.int8(y9 ?? 0); const x10 = v["permissionType"]; const y11 = (x10 === undefined ? 0 : x10); w.int8(y11 ?? 0); }
+
+function encodeDescribeAclsRequestV0(w: Writer, v: any): void { encodeDescribeAclsRequestV0Fields(w, v, DescribeAclsRequestV0Context); }
+
+function decodeDescribeAclsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeAclsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeAclsRequest", 0, r); } }
+
+// ---- DescribeAclsRequest version 1 ----
+
+function decodeDescribeAclsRequestV1Fields(r: Reader) { r.path = "resourceTypeFilter"; const v0 = r.int8(); r.path = "resourceNameFilter"; const v1 = r.nullableString(); r.path = "patternTypeFilter"; const v2 = r.int8(); r.path = "principalFilter"; const v3 = r.nullableString(); r.path = "hostFilter"; const v4 = r.nullableString(); r.path = "operation"; const v5 = r.int8(); r.path = "permissionType"; const v6 = r.int8(); return { "resourceTypeFilter": v0, "resourceNameFilter": v1, "patternTypeFilter": v2, "principalFilter": v3, "hostFilter": v4, "operation": v5, "permissionType": v6 }; }
+
+const DescribeAclsRequestV1Context: EncodeContext = { api: "DescribeAclsRequest", version: 1 };
+
+function encodeDescribeAclsRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resourceTypeFilter"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceNameFilter"]; const y3 = (x2 === undefined ? "" : x2);  w.nullableString(y3); const x4 = v["patternTypeFilter"]; const y5 = (x4 === undefined ? 3 : x4); w.int8(y5 ?? 0); const x6 = v["principalFilter"]; const y7 = (x6 === undefined ? "" : x6);  w.nullableString(y7); const x8 = v["hostFilter"]; const y9 = (x8 === undefined ? "" : x8);  w.nullableString(y9); const x10 = v["operation"]; const y11 = (x10 === undefined ? 0 : x10); w.int8(y11 ?? 0); const x12 = v["permissionType"]; const y13 = (x12 === undefined ? 0 : x12); w.int8(y13 ?? 0); }
+
+function encodeDescribeAclsRequestV1(w: Writer, v: any): void { encodeDescribeAclsRequestV1Fields(w, v, DescribeAclsRequestV1Context); }
+
+function decodeDescribeAclsRequestV1(r: Reader): Record<string, unknown> { try { return decodeDescribeAclsRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeAclsRequest", 1, r); } }
+
+// ---- DescribeAclsRequest version 2 ----
+
+function decodeDescribeAclsRequestV2Fields(r: Reader) { r.path = "resourceTypeFilter"; const v0 = r.int8(); r.path = "resourceNameFilter"; const v1 = r.compactNullableString(); r.path = "patternTypeFilter"; const v2 = r.int8(); r.path = "principalFilter"; const v3 = r.compactNullableString(); r.path = "hostFilter"; const v4 = r.compactNullableString(); r.path = "operation"; const v5 = r.int8(); r.path = "permissionType"; const v6 = r.int8(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "resourceTypeFilter": v0, "resourceNameFilter": v1, "patternTypeFilter": v2, "principalFilter": v3, "hostFilter": v4, "operation": v5, "permissionType": v6, _unknownTaggedFields: unk }; }
+
+const DescribeAclsRequestV2Context: EncodeContext = { api: "DescribeAclsRequest", version: 2 };
+
+function encodeDescribeAclsRequestV2Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resourceTypeFilter"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceNameFilter"]; const y3 = (x2 === undefined ? "" : x2);  w.compactNullableString(y3); const x4 = v["patternTypeFilter"]; const y5 = (x4 === undefined ? 3 : x4); w.int8(y5 ?? 0); const x6 = v["principalFilter"]; const y7 = (x6 === undefined ? "" : x6);  w.compactNullableString(y7); const x8 = v["hostFilter"]; const y9 = (x8 === undefined ? "" : x8);  w.compactNullableString(y9); const x10 = v["operation"]; const y11 = (x10 === undefined ? 0 : x10); w.int8(y11 ?? 0); const x12 = v["permissionType"]; const y13 = (x12 === undefined ? 0 : x12); w.int8(y13 ?? 0); let tags14: Array<[number, (s: Writer) => void]> | undefined; if (tags14 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags14 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeAclsRequestV2(w: Writer, v: any): void { encodeDescribeAclsRequestV2Fields(w, v, DescribeAclsRequestV2Context); }
+
+function decodeDescribeAclsRequestV2(r: Reader): Record<string, unknown> { try { return decodeDescribeAclsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeAclsRequest", 2, r); } }
+
+// ---- DescribeAclsRequest version 3 ----
+
+const DescribeAclsRequestV3Context: EncodeContext = { api: "DescribeAclsRequest", version: 3 };
+
+function encodeDescribeAclsRequestV3(w: Writer, v: any): void { encodeDescribeAclsRequestV2Fields(w, v, DescribeAclsRequestV3Context); }
+
+function decodeDescribeAclsRequestV3(r: Reader): Record<string, unknown> { try { return decodeDescribeAclsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeAclsRequest", 3, r); } }
+
 // ---- DescribeAclsResponse version 0 ----
 
 function decodeDescribeAclsResponseV0AclDescription(r: Reader) { r.path = "resources.acls.principal"; const v0 = r.string(); r.path = "resources.acls.host"; const v1 = r.string(); r.path = "resources.acls.operation"; const v2 = r.int8(); r.path = "resources.acls.permissionType"; const v3 = r.int8(); return { "principal": v0, "host": v1, "operation": v2, "permissionType": v3 }; }
@@ -286,13 +280,32 @@ function encodeDescribeAclsResponseV3(w: Writer, v: any): void { encodeDescribeA
 
 function decodeDescribeAclsResponseV3(r: Reader): Record<string, unknown> { try { return decodeDescribeAclsResponseV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeAclsResponse", 3, r); } }
 
-/** DescribeAclsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeAclsResponseCodecs: GeneratedMessage = {
-  fingerprint: "9e36fe2c660",
-  versions: {
+return {
+  DescribeAclsRequest: {
+    0: { decode: decodeDescribeAclsRequestV0, encode: encodeDescribeAclsRequestV0 },
+    1: { decode: decodeDescribeAclsRequestV1, encode: encodeDescribeAclsRequestV1 },
+    2: { decode: decodeDescribeAclsRequestV2, encode: encodeDescribeAclsRequestV2 },
+    3: { decode: decodeDescribeAclsRequestV3, encode: encodeDescribeAclsRequestV3 },
+  },
+  DescribeAclsResponse: {
     0: { decode: decodeDescribeAclsResponseV0, encode: encodeDescribeAclsResponseV0 },
     1: { decode: decodeDescribeAclsResponseV1, encode: encodeDescribeAclsResponseV1 },
     2: { decode: decodeDescribeAclsResponseV2, encode: encodeDescribeAclsResponseV2 },
     3: { decode: decodeDescribeAclsResponseV3, encode: encodeDescribeAclsResponseV3 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DescribeAclsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeAclsRequestCodecs: GeneratedMessage = {
+  fingerprint: "ccad0d1643d",
+  get versions() { return codecs().DescribeAclsRequest; },
+};
+
+/** DescribeAclsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeAclsResponseCodecs: GeneratedMessage = {
+  fingerprint: "9e36fe2c660",
+  get versions() { return codecs().DescribeAclsResponse; },
 };

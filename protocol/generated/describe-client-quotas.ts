@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -54,55 +56,6 @@ export interface DescribeClientQuotasRequestComponentData {
   match: string | null;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- DescribeClientQuotasRequest version 0 ----
-
-function decodeDescribeClientQuotasRequestV0ComponentData(r: Reader) { r.path = "components.entityType"; const v0 = r.string(); r.path = "components.matchType"; const v1 = r.int8(); r.path = "components.match"; const v2 = r.nullableString(); return { "entityType": v0, "matchType": v1, "match": v2 }; }
-
-function defaultDescribeClientQuotasRequestV0ComponentData() { return { "entityType": "", "matchType": 0, "match": "" }; }
-
-function isDefaultDescribeClientQuotasRequestV0ComponentData(v: any): boolean { return (v["entityType"] === undefined || v["entityType"] === "") && (v["matchType"] === undefined || v["matchType"] === 0) && (v["match"] === undefined || v["match"] === ""); }
-
-function readDescribeClientQuotasRequestV0componentsArray(r: Reader) { const n0 = r.arrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeClientQuotasRequestV0ComponentData(r)); return a1; }
-
-function decodeDescribeClientQuotasRequestV0Fields(r: Reader) { r.path = "components"; const v0 = readDescribeClientQuotasRequestV0componentsArray(r); r.path = "strict"; const v1 = r.bool(); return { "components": v0, "strict": v1 }; }
-
-const DescribeClientQuotasRequestV0Context: EncodeContext = { api: "DescribeClientQuotasRequest", version: 0 };
-
-function encodeDescribeClientQuotasRequestV0ComponentData(w: Writer, v: any, c: EncodeContext): void { const x0 = v["entityType"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`components[].entityType may not be null in version ${c.version}`, { ...c, field: "components[].entityType" }); w.string(y1 ?? ''); const x2 = v["matchType"]; const y3 = (x2 === undefined ? 0 : x2); w.int8(y3 ?? 0); const x4 = v["match"]; const y5 = (x4 === undefined ? "" : x4);  w.nullableString(y5); }
-
-function encodeDescribeClientQuotasRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["components"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`components may not be null in version ${c.version}`, { ...c, field: "components" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`components[] may not be null in version ${c.version}`, { ...c, field: "components[]" }); encodeDescribeClientQuotasRequestV0ComponentData(w, it2 ?? {}, c); } } const x3 = v["strict"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); }
-
-function encodeDescribeClientQuotasRequestV0(w: Writer, v: any): void { encodeDescribeClientQuotasRequestV0Fields(w, v, DescribeClientQuotasRequestV0Context); }
-
-function decodeDescribeClientQuotasRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeClientQuotasRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeClientQuotasRequest", 0, r); } }
-
-// ---- DescribeClientQuotasRequest version 1 ----
-
-function decodeDescribeClientQuotasRequestV1ComponentData(r: Reader) { r.path = "components.entityType"; const v0 = r.compactString(); r.path = "components.matchType"; const v1 = r.int8(); r.path = "components.match"; const v2 = r.compactNullableString(); r.path = "components.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "entityType": v0, "matchType": v1, "match": v2, _unknownTaggedFields: unk }; }
-
-function readDescribeClientQuotasRequestV1componentsArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeClientQuotasRequestV1ComponentData(r)); return a1; }
-
-function decodeDescribeClientQuotasRequestV1Fields(r: Reader) { r.path = "components"; const v0 = readDescribeClientQuotasRequestV1componentsArray(r); r.path = "strict"; const v1 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "components": v0, "strict": v1, _unknownTaggedFields: unk }; }
-
-const DescribeClientQuotasRequestV1Context: EncodeContext = { api: "DescribeClientQuotasRequest", version: 1 };
-
-function encodeDescribeClientQuotasRequestV1ComponentData(w: Writer, v: any, c: EncodeContext): void { const x0 = v["entityType"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`components[].entityType may not be null in version ${c.version}`, { ...c, field: "components[].entityType" }); w.compactString(y1 ?? ''); const x2 = v["matchType"]; const y3 = (x2 === undefined ? 0 : x2); w.int8(y3 ?? 0); const x4 = v["match"]; const y5 = (x4 === undefined ? "" : x4);  w.compactNullableString(y5); let tags6: Array<[number, (s: Writer) => void]> | undefined; if (tags6 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags6 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeClientQuotasRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["components"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`components may not be null in version ${c.version}`, { ...c, field: "components" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`components[] may not be null in version ${c.version}`, { ...c, field: "components[]" }); encodeDescribeClientQuotasRequestV1ComponentData(w, it2 ?? {}, c); } } const x3 = v["strict"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeClientQuotasRequestV1(w: Writer, v: any): void { encodeDescribeClientQuotasRequestV1Fields(w, v, DescribeClientQuotasRequestV1Context); }
-
-function decodeDescribeClientQuotasRequestV1(r: Reader): Record<string, unknown> { try { return decodeDescribeClientQuotasRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeClientQuotasRequest", 1, r); } }
-
-/** DescribeClientQuotasRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeClientQuotasRequestCodecs: GeneratedMessage = {
-  fingerprint: "460856c0333",
-  versions: {
-    0: { decode: decodeDescribeClientQuotasRequestV0, encode: encodeDescribeClientQuotasRequestV0 },
-    1: { decode: decodeDescribeClientQuotasRequestV1, encode: encodeDescribeClientQuotasRequestV1 },
-  },
-};
 
 /** DescribeClientQuotasResponse, every version: a field not in a version holds its default. */
 export interface DescribeClientQuotasResponse {
@@ -184,6 +137,49 @@ export interface DescribeClientQuotasResponseEntryData {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DescribeClientQuotasRequest: MessageCodecTable; DescribeClientQuotasResponse: MessageCodecTable } {
+
+// ---- DescribeClientQuotasRequest version 0 ----
+
+function decodeDescribeClientQuotasRequestV0ComponentData(r: Reader) { r.path = "components.entityType"; const v0 = r.string(); r.path = "components.matchType"; const v1 = r.int8(); r.path = "components.match"; const v2 = r.nullableString(); return { "entityType": v0, "matchType": v1, "match": v2 }; }
+
+function defaultDescribeClientQuotasRequestV0ComponentData() { return { "entityType": "", "matchType": 0, "match": "" }; }
+
+function isDefaultDescribeClientQuotasRequestV0ComponentData(v: any): boolean { return (v["entityType"] === undefined || v["entityType"] === "") && (v["matchType"] === undefined || v["matchType"] === 0) && (v["match"] === undefined || v["match"] === ""); }
+
+function readDescribeClientQuotasRequestV0componentsArray(r: Reader) { const n0 = r.arrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeClientQuotasRequestV0ComponentData(r)); return a1; }
+
+function decodeDescribeClientQuotasRequestV0Fields(r: Reader) { r.path = "components"; const v0 = readDescribeClientQuotasRequestV0componentsArray(r); r.path = "strict"; const v1 = r.bool(); return { "components": v0, "strict": v1 }; }
+
+const DescribeClientQuotasRequestV0Context: EncodeContext = { api: "DescribeClientQuotasRequest", version: 0 };
+
+function encodeDescribeClientQuotasRequestV0ComponentData(w: Writer, v: any, c: EncodeContext): void { const x0 = v["entityType"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`components[].entityType may not be null in version ${c.version}`, { ...c, field: "components[].entityType" }); w.string(y1 ?? ''); const x2 = v["matchType"]; const y3 = (x2 === undefined ? 0 : x2); w.int8(y3 ?? 0); const x4 = v["match"]; const y5 = (x4 === undefined ? "" : x4);  w.nullableString(y5); }
+
+function encodeDescribeClientQuotasRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["components"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`components may not be null in version ${c.version}`, { ...c, field: "components" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`components[] may not be null in version ${c.version}`, { ...c, field: "components[]" }); encodeDescribeClientQuotasRequestV0ComponentData(w, it2 ?? {}, c); } } const x3 = v["strict"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); }
+
+function encodeDescribeClientQuotasRequestV0(w: Writer, v: any): void { encodeDescribeClientQuotasRequestV0Fields(w, v, DescribeClientQuotasRequestV0Context); }
+
+function decodeDescribeClientQuotasRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeClientQuotasRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeClientQuotasRequest", 0, r); } }
+
+// ---- DescribeClientQuotasRequest version 1 ----
+
+function decodeDescribeClientQuotasRequestV1ComponentData(r: Reader) { r.path = "components.entityType"; const v0 = r.compactString(); r.path = "components.matchType"; const v1 = r.int8(); r.path = "components.match"; const v2 = r.compactNullableString(); r.path = "components.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "entityType": v0, "matchType": v1, "match": v2, _unknownTaggedFields: unk }; }
+
+function readDescribeClientQuotasRequestV1componentsArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeClientQuotasRequestV1ComponentData(r)); return a1; }
+
+function decodeDescribeClientQuotasRequestV1Fields(r: Reader) { r.path = "components"; const v0 = readDescribeClientQuotasRequestV1componentsArray(r); r.path = "strict"; const v1 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "components": v0, "strict": v1, _unknownTaggedFields: unk }; }
+
+const DescribeClientQuotasRequestV1Context: EncodeContext = { api: "DescribeClientQuotasRequest", version: 1 };
+
+function encodeDescribeClientQuotasRequestV1ComponentData(w: Writer, v: any, c: EncodeContext): void { const x0 = v["entityType"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`components[].entityType may not be null in version ${c.version}`, { ...c, field: "components[].entityType" }); w.compactString(y1 ?? ''); const x2 = v["matchType"]; const y3 = (x2 === undefined ? 0 : x2); w.int8(y3 ?? 0); const x4 = v["match"]; const y5 = (x4 === undefined ? "" : x4);  w.compactNullableString(y5); let tags6: Array<[number, (s: Writer) => void]> | undefined; if (tags6 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags6 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeClientQuotasRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["components"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`components may not be null in version ${c.version}`, { ...c, field: "components" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`components[] may not be null in version ${c.version}`, { ...c, field: "components[]" }); encodeDescribeClientQuotasRequestV1ComponentData(w, it2 ?? {}, c); } } const x3 = v["strict"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeClientQuotasRequestV1(w: Writer, v: any): void { encodeDescribeClientQuotasRequestV1Fields(w, v, DescribeClientQuotasRequestV1Context); }
+
+function decodeDescribeClientQuotasRequestV1(r: Reader): Record<string, unknown> { try { return decodeDescribeClientQuotasRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeClientQuotasRequest", 1, r); } }
+
 // ---- DescribeClientQuotasResponse version 0 ----
 
 function decodeDescribeClientQuotasResponseV0EntityData(r: Reader) { r.path = "entries.entity.entityType"; const v0 = r.string(); r.path = "entries.entity.entityName"; const v1 = r.nullableString(); return { "entityType": v0, "entityName": v1 }; }
@@ -256,11 +252,28 @@ function encodeDescribeClientQuotasResponseV1(w: Writer, v: any): void { encodeD
 
 function decodeDescribeClientQuotasResponseV1(r: Reader): Record<string, unknown> { try { return decodeDescribeClientQuotasResponseV1Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeClientQuotasResponse", 1, r); } }
 
-/** DescribeClientQuotasResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeClientQuotasResponseCodecs: GeneratedMessage = {
-  fingerprint: "b1397296584",
-  versions: {
+return {
+  DescribeClientQuotasRequest: {
+    0: { decode: decodeDescribeClientQuotasRequestV0, encode: encodeDescribeClientQuotasRequestV0 },
+    1: { decode: decodeDescribeClientQuotasRequestV1, encode: encodeDescribeClientQuotasRequestV1 },
+  },
+  DescribeClientQuotasResponse: {
     0: { decode: decodeDescribeClientQuotasResponseV0, encode: encodeDescribeClientQuotasResponseV0 },
     1: { decode: decodeDescribeClientQuotasResponseV1, encode: encodeDescribeClientQuotasResponseV1 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DescribeClientQuotasRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeClientQuotasRequestCodecs: GeneratedMessage = {
+  fingerprint: "460856c0333",
+  get versions() { return codecs().DescribeClientQuotasRequest; },
+};
+
+/** DescribeClientQuotasResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeClientQuotasResponseCodecs: GeneratedMessage = {
+  fingerprint: "b1397296584",
+  get versions() { return codecs().DescribeClientQuotasResponse; },
 };

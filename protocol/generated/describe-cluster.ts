@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -37,52 +39,6 @@ export interface DescribeClusterRequest {
   includeFencedBrokers: boolean;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- DescribeClusterRequest version 0 ----
-
-function decodeDescribeClusterRequestV0Fields(r: Reader) { r.path = "includeClusterAuthorizedOperations"; const v0 = r.bool(); let v1: any = 1; let v2: any = false; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "includeClusterAuthorizedOperations": v0, "endpointType": v1, "includeFencedBrokers": v2, _unknownTaggedFields: unk }; }
-
-const DescribeClusterRequestV0Context: EncodeContext = { api: "DescribeClusterRequest", version: 0 };
-
-function encodeDescribeClusterRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["endpointType"] !== undefined && !(v["endpointType"] === undefined || v["endpointType"] === 1)) throw new ProtocolError(`endpointType is not supported in version ${c.version}`, { ...c, field: "endpointType" }); if (v["includeFencedBrokers"] !== undefined && !(v["includeFencedBrokers"] === undefined || v["includeFencedBrokers"] === false)) throw new ProtocolError(`includeFencedBrokers is not supported in version ${c.version}`, { ...c, field: "includeFencedBrokers" }); const x0 = v["includeClusterAuthorizedOperations"]; const y1 = (x0 === undefined ? false : x0); w.bool(!!y1); let tags2: Array<[number, (s: Writer) => void]> | undefined; if (tags2 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags2 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeClusterRequestV0(w: Writer, v: any): void { encodeDescribeClusterRequestV0Fields(w, v, DescribeClusterRequestV0Context); }
-
-function decodeDescribeClusterRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeClusterRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeClusterRequest", 0, r); } }
-
-// ---- DescribeClusterRequest version 1 ----
-
-function decodeDescribeClusterRequestV1Fields(r: Reader) { r.path = "includeClusterAuthorizedOperations"; const v0 = r.bool(); r.path = "endpointType"; const v1 = r.int8(); let v2: any = false; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "includeClusterAuthorizedOperations": v0, "endpointType": v1, "includeFencedBrokers": v2, _unknownTaggedFields: unk }; }
-
-const DescribeClusterRequestV1Context: EncodeContext = { api: "DescribeClusterRequest", version: 1 };
-
-function encodeDescribeClusterRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { if (v["includeFencedBrokers"] !== undefined && !(v["includeFencedBrokers"] === undefined || v["includeFencedBrokers"] === false)) throw new ProtocolError(`includeFencedBrokers is not supported in version ${c.version}`, { ...c, field: "includeFencedBrokers" }); const x0 = v["includeClusterAuthorizedOperations"]; const y1 = (x0 === undefined ? false : x0); w.bool(!!y1); const x2 = v["endpointType"]; const y3 = (x2 === undefined ? 1 : x2); w.int8(y3 ?? 0); let tags4: Array<[number, (s: Writer) => void]> | undefined; if (tags4 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags4 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeClusterRequestV1(w: Writer, v: any): void { encodeDescribeClusterRequestV1Fields(w, v, DescribeClusterRequestV1Context); }
-
-function decodeDescribeClusterRequestV1(r: Reader): Record<string, unknown> { try { return decodeDescribeClusterRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeClusterRequest", 1, r); } }
-
-// ---- DescribeClusterRequest version 2 ----
-
-function decodeDescribeClusterRequestV2Fields(r: Reader) { r.path = "includeClusterAuthorizedOperations"; const v0 = r.bool(); r.path = "endpointType"; const v1 = r.int8(); r.path = "includeFencedBrokers"; const v2 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "includeClusterAuthorizedOperations": v0, "endpointType": v1, "includeFencedBrokers": v2, _unknownTaggedFields: unk }; }
-
-const DescribeClusterRequestV2Context: EncodeContext = { api: "DescribeClusterRequest", version: 2 };
-
-function encodeDescribeClusterRequestV2Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["includeClusterAuthorizedOperations"]; const y1 = (x0 === undefined ? false : x0); w.bool(!!y1); const x2 = v["endpointType"]; const y3 = (x2 === undefined ? 1 : x2); w.int8(y3 ?? 0); const x4 = v["includeFencedBrokers"]; const y5 = (x4 === undefined ? false : x4); w.bool(!!y5); let tags6: Array<[number, (s: Writer) => void]> | undefined; if (tags6 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags6 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeClusterRequestV2(w: Writer, v: any): void { encodeDescribeClusterRequestV2Fields(w, v, DescribeClusterRequestV2Context); }
-
-function decodeDescribeClusterRequestV2(r: Reader): Record<string, unknown> { try { return decodeDescribeClusterRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeClusterRequest", 2, r); } }
-
-/** DescribeClusterRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeClusterRequestCodecs: GeneratedMessage = {
-  fingerprint: "979a29f11f6",
-  versions: {
-    0: { decode: decodeDescribeClusterRequestV0, encode: encodeDescribeClusterRequestV0 },
-    1: { decode: decodeDescribeClusterRequestV1, encode: encodeDescribeClusterRequestV1 },
-    2: { decode: decodeDescribeClusterRequestV2, encode: encodeDescribeClusterRequestV2 },
-  },
-};
 
 /** DescribeClusterResponse, every version: a field not in a version holds its default. */
 export interface DescribeClusterResponse {
@@ -172,6 +128,45 @@ export interface DescribeClusterResponseDescribeClusterBroker {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DescribeClusterRequest: MessageCodecTable; DescribeClusterResponse: MessageCodecTable } {
+
+// ---- DescribeClusterRequest version 0 ----
+
+function decodeDescribeClusterRequestV0Fields(r: Reader) { r.path = "includeClusterAuthorizedOperations"; const v0 = r.bool(); let v1: any = 1; let v2: any = false; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "includeClusterAuthorizedOperations": v0, "endpointType": v1, "includeFencedBrokers": v2, _unknownTaggedFields: unk }; }
+
+const DescribeClusterRequestV0Context: EncodeContext = { api: "DescribeClusterRequest", version: 0 };
+
+function encodeDescribeClusterRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["endpointType"] !== undefined && !(v["endpointType"] === undefined || v["endpointType"] === 1)) throw new ProtocolError(`endpointType is not supported in version ${c.version}`, { ...c, field: "endpointType" }); if (v["includeFencedBrokers"] !== undefined && !(v["includeFencedBrokers"] === undefined || v["includeFencedBrokers"] === false)) throw new ProtocolError(`includeFencedBrokers is not supported in version ${c.version}`, { ...c, field: "includeFencedBrokers" }); const x0 = v["includeClusterAuthorizedOperations"]; const y1 = (x0 === undefined ? false : x0); w.bool(!!y1); let tags2: Array<[number, (s: Writer) => void]> | undefined; if (tags2 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags2 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeClusterRequestV0(w: Writer, v: any): void { encodeDescribeClusterRequestV0Fields(w, v, DescribeClusterRequestV0Context); }
+
+function decodeDescribeClusterRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeClusterRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeClusterRequest", 0, r); } }
+
+// ---- DescribeClusterRequest version 1 ----
+
+function decodeDescribeClusterRequestV1Fields(r: Reader) { r.path = "includeClusterAuthorizedOperations"; const v0 = r.bool(); r.path = "endpointType"; const v1 = r.int8(); let v2: any = false; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "includeClusterAuthorizedOperations": v0, "endpointType": v1, "includeFencedBrokers": v2, _unknownTaggedFields: unk }; }
+
+const DescribeClusterRequestV1Context: EncodeContext = { api: "DescribeClusterRequest", version: 1 };
+
+function encodeDescribeClusterRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { if (v["includeFencedBrokers"] !== undefined && !(v["includeFencedBrokers"] === undefined || v["includeFencedBrokers"] === false)) throw new ProtocolError(`includeFencedBrokers is not supported in version ${c.version}`, { ...c, field: "includeFencedBrokers" }); const x0 = v["includeClusterAuthorizedOperations"]; const y1 = (x0 === undefined ? false : x0); w.bool(!!y1); const x2 = v["endpointType"]; const y3 = (x2 === undefined ? 1 : x2); w.int8(y3 ?? 0); let tags4: Array<[number, (s: Writer) => void]> | undefined; if (tags4 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags4 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeClusterRequestV1(w: Writer, v: any): void { encodeDescribeClusterRequestV1Fields(w, v, DescribeClusterRequestV1Context); }
+
+function decodeDescribeClusterRequestV1(r: Reader): Record<string, unknown> { try { return decodeDescribeClusterRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeClusterRequest", 1, r); } }
+
+// ---- DescribeClusterRequest version 2 ----
+
+function decodeDescribeClusterRequestV2Fields(r: Reader) { r.path = "includeClusterAuthorizedOperations"; const v0 = r.bool(); r.path = "endpointType"; const v1 = r.int8(); r.path = "includeFencedBrokers"; const v2 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "includeClusterAuthorizedOperations": v0, "endpointType": v1, "includeFencedBrokers": v2, _unknownTaggedFields: unk }; }
+
+const DescribeClusterRequestV2Context: EncodeContext = { api: "DescribeClusterRequest", version: 2 };
+
+function encodeDescribeClusterRequestV2Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["includeClusterAuthorizedOperations"]; const y1 = (x0 === undefined ? false : x0); w.bool(!!y1); const x2 = v["endpointType"]; const y3 = (x2 === undefined ? 1 : x2); w.int8(y3 ?? 0); const x4 = v["includeFencedBrokers"]; const y5 = (x4 === undefined ? false : x4); w.bool(!!y5); let tags6: Array<[number, (s: Writer) => void]> | undefined; if (tags6 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags6 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeClusterRequestV2(w: Writer, v: any): void { encodeDescribeClusterRequestV2Fields(w, v, DescribeClusterRequestV2Context); }
+
+function decodeDescribeClusterRequestV2(r: Reader): Record<string, unknown> { try { return decodeDescribeClusterRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeClusterRequest", 2, r); } }
+
 // ---- DescribeClusterResponse version 0 ----
 
 function decodeDescribeClusterResponseV0DescribeClusterBroker(r: Reader) { r.path = "brokers.brokerId"; const v0 = r.int32(); r.path = "brokers.host"; const v1 = r.compactString(); r.path = "brokers.port"; const v2 = r.int32(); r.path = "brokers.rack"; const v3 = r.compactNullableString(); let v4: any = false; r.path = "brokers.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "brokerId": v0, "host": v1, "port": v2, "rack": v3, "isFenced": v4, _unknownTaggedFields: unk }; }
@@ -224,12 +219,30 @@ function encodeDescribeClusterResponseV2(w: Writer, v: any): void { encodeDescri
 
 function decodeDescribeClusterResponseV2(r: Reader): Record<string, unknown> { try { return decodeDescribeClusterResponseV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeClusterResponse", 2, r); } }
 
-/** DescribeClusterResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeClusterResponseCodecs: GeneratedMessage = {
-  fingerprint: "403e069e693",
-  versions: {
+return {
+  DescribeClusterRequest: {
+    0: { decode: decodeDescribeClusterRequestV0, encode: encodeDescribeClusterRequestV0 },
+    1: { decode: decodeDescribeClusterRequestV1, encode: encodeDescribeClusterRequestV1 },
+    2: { decode: decodeDescribeClusterRequestV2, encode: encodeDescribeClusterRequestV2 },
+  },
+  DescribeClusterResponse: {
     0: { decode: decodeDescribeClusterResponseV0, encode: encodeDescribeClusterResponseV0 },
     1: { decode: decodeDescribeClusterResponseV1, encode: encodeDescribeClusterResponseV1 },
     2: { decode: decodeDescribeClusterResponseV2, encode: encodeDescribeClusterResponseV2 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DescribeClusterRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeClusterRequestCodecs: GeneratedMessage = {
+  fingerprint: "979a29f11f6",
+  get versions() { return codecs().DescribeClusterRequest; },
+};
+
+/** DescribeClusterResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeClusterResponseCodecs: GeneratedMessage = {
+  fingerprint: "403e069e693",
+  get versions() { return codecs().DescribeClusterResponse; },
 };

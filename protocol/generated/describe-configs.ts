@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -60,94 +62,6 @@ export interface DescribeConfigsRequestDescribeConfigsResource {
   configurationKeys: string[] | null;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- DescribeConfigsRequest version 0 ----
-
-function readDescribeConfigsRequestV0configurationKeysArray(r: Reader) { const n0 = r.arrayLength(1, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.string()); return a1; }
-
-function decodeDescribeConfigsRequestV0DescribeConfigsResource(r: Reader) { r.path = "resources.resourceType"; const v0 = r.int8(); r.path = "resources.resourceName"; const v1 = r.string(); r.path = "resources.configurationKeys"; const v2 = readDescribeConfigsRequestV0configurationKeysArray(r); return { "resourceType": v0, "resourceName": v1, "configurationKeys": v2 }; }
-
-function defaultDescribeConfigsRequestV0DescribeConfigsResource() { return { "resourceType": 0, "resourceName": "", "configurationKeys": [] }; }
-
-function isDefaultDescribeConfigsRequestV0DescribeConfigsResource(v: any): boolean { return (v["resourceType"] === undefined || v["resourceType"] === 0) && (v["resourceName"] === undefined || v["resourceName"] === "") && (v["configurationKeys"] == null || v["configurationKeys"].length === 0); }
-
-function readDescribeConfigsRequestV0resourcesArray(r: Reader) { const n0 = r.arrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeConfigsRequestV0DescribeConfigsResource(r)); return a1; }
-
-function decodeDescribeConfigsRequestV0Fields(r: Reader) { r.path = "resources"; const v0 = readDescribeConfigsRequestV0resourcesArray(r); let v1: any = false; let v2: any = false; return { "resources": v0, "includeSynonyms": v1, "includeDocumentation": v2 }; }
-
-const DescribeConfigsRequestV0Context: EncodeContext = { api: "DescribeConfigsRequest", version: 0 };
-
-function encodeDescribeConfigsRequestV0DescribeConfigsResource(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resourceType"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceName"]; const y3 = (x2 === undefined ? "" : x2); if (y3 === null) throw new ProtocolError(`resources[].resourceName may not be null in version ${c.version}`, { ...c, field: "resources[].resourceName" }); w.string(y3 ?? ''); const x4 = v["configurationKeys"]; const y5 = (x4 === undefined ? [] : x4);  if (y5 == null) { w.int32(-1); } else { w.int32(y5.length); for (const it6 of y5) { if (it6 === null) throw new ProtocolError(`resources[].configurationKeys[] may not be null in version ${c.version}`, { ...c, field: "resources[].configurationKeys[]" }); w.string(it6 ?? ''); } } }
-
-function encodeDescribeConfigsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["includeSynonyms"] !== undefined && !(v["includeSynonyms"] === undefined || v["includeSynonyms"] === false)) throw new ProtocolError(`includeSynonyms is not supported in version ${c.version}`, { ...c, field: "includeSynonyms" }); if (v["includeDocumentation"] !== undefined && !(v["includeDocumentation"] === undefined || v["includeDocumentation"] === false)) throw new ProtocolError(`includeDocumentation is not supported in version ${c.version}`, { ...c, field: "includeDocumentation" }); const x0 = v["resources"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`resources may not be null in version ${c.version}`, { ...c, field: "resources" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`resources[] may not be null in version ${c.version}`, { ...c, field: "resources[]" }); encodeDescribeConfigsRequestV0DescribeConfigsResource(w, it2 ?? {}, c); } } }
-
-function encodeDescribeConfigsRequestV0(w: Writer, v: any): void { encodeDescribeConfigsRequestV0Fields(w, v, DescribeConfigsRequestV0Context); }
-
-function decodeDescribeConfigsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeConfigsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeConfigsRequest", 0, r); } }
-
-// ---- DescribeConfigsRequest version 1 ----
-
-function decodeDescribeConfigsRequestV1Fields(r: Reader) { r.path = "resources"; const v0 = readDescribeConfigsRequestV0resourcesArray(r); r.path = "includeSynonyms"; const v1 = r.bool(); let v2: any = false; return { "resources": v0, "includeSynonyms": v1, "includeDocumentation": v2 }; }
-
-const DescribeConfigsRequestV1Context: EncodeContext = { api: "DescribeConfigsRequest", version: 1 };
-
-function encodeDescribeConfigsRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { if (v["includeDocumentation"] !== undefined && !(v["includeDocumentation"] === undefined || v["includeDocumentation"] === false)) throw new ProtocolError(`includeDocumentation is not supported in version ${c.version}`, { ...c, field: "includeDocumentation" }); const x0 = v["resources"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`resources may not be null in version ${c.version}`, { ...c, field: "resources" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`resources[] may not be null in version ${c.version}`, { ...c, field: "resources[]" }); encodeDescribeConfigsRequestV0DescribeConfigsResource(w, it2 ?? {}, c); } } const x3 = v["includeSynonyms"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); }
-
-function encodeDescribeConfigsRequestV1(w: Writer, v: any): void { encodeDescribeConfigsRequestV1Fields(w, v, DescribeConfigsRequestV1Context); }
-
-function decodeDescribeConfigsRequestV1(r: Reader): Record<string, unknown> { try { return decodeDescribeConfigsRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeConfigsRequest", 1, r); } }
-
-// ---- DescribeConfigsRequest version 2 ----
-
-const DescribeConfigsRequestV2Context: EncodeContext = { api: "DescribeConfigsRequest", version: 2 };
-
-function encodeDescribeConfigsRequestV2(w: Writer, v: any): void { encodeDescribeConfigsRequestV1Fields(w, v, DescribeConfigsRequestV2Context); }
-
-function decodeDescribeConfigsRequestV2(r: Reader): Record<string, unknown> { try { return decodeDescribeConfigsRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeConfigsRequest", 2, r); } }
-
-// ---- DescribeConfigsRequest version 3 ----
-
-function decodeDescribeConfigsRequestV3Fields(r: Reader) { r.path = "resources"; const v0 = readDescribeConfigsRequestV0resourcesArray(r); r.path = "includeSynonyms"; const v1 = r.bool(); r.path = "includeDocumentation"; const v2 = r.bool(); return { "resources": v0, "includeSynonyms": v1, "includeDocumentation": v2 }; }
-
-const DescribeConfigsRequestV3Context: EncodeContext = { api: "DescribeConfigsRequest", version: 3 };
-
-function encodeDescribeConfigsRequestV3Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resources"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`resources may not be null in version ${c.version}`, { ...c, field: "resources" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`resources[] may not be null in version ${c.version}`, { ...c, field: "resources[]" }); encodeDescribeConfigsRequestV0DescribeConfigsResource(w, it2 ?? {}, c); } } const x3 = v["includeSynonyms"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); const x5 = v["includeDocumentation"]; const y6 = (x5 === undefined ? false : x5); w.bool(!!y6); }
-
-function encodeDescribeConfigsRequestV3(w: Writer, v: any): void { encodeDescribeConfigsRequestV3Fields(w, v, DescribeConfigsRequestV3Context); }
-
-function decodeDescribeConfigsRequestV3(r: Reader): Record<string, unknown> { try { return decodeDescribeConfigsRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeConfigsRequest", 3, r); } }
-
-// ---- DescribeConfigsRequest version 4 ----
-
-function readDescribeConfigsRequestV4configurationKeysArray(r: Reader) { const n0 = r.compactArrayLength(1, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
-
-function decodeDescribeConfigsRequestV4DescribeConfigsResource(r: Reader) { r.path = "resources.resourceType"; const v0 = r.int8(); r.path = "resources.resourceName"; const v1 = r.compactString(); r.path = "resources.configurationKeys"; const v2 = readDescribeConfigsRequestV4configurationKeysArray(r); r.path = "resources.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "resourceType": v0, "resourceName": v1, "configurationKeys": v2, _unknownTaggedFields: unk }; }
-
-function readDescribeConfigsRequestV4resourcesArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeConfigsRequestV4DescribeConfigsResource(r)); return a1; }
-
-function decodeDescribeConfigsRequestV4Fields(r: Reader) { r.path = "resources"; const v0 = readDescribeConfigsRequestV4resourcesArray(r); r.path = "includeSynonyms"; const v1 = r.bool(); r.path = "includeDocumentation"; const v2 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "resources": v0, "includeSynonyms": v1, "includeDocumentation": v2, _unknownTaggedFields: unk }; }
-
-const DescribeConfigsRequestV4Context: EncodeContext = { api: "DescribeConfigsRequest", version: 4 };
-
-function encodeDescribeConfigsRequestV4DescribeConfigsResource(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resourceType"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceName"]; const y3 = (x2 === undefined ? "" : x2); if (y3 === null) throw new ProtocolError(`resources[].resourceName may not be null in version ${c.version}`, { ...c, field: "resources[].resourceName" }); w.compactString(y3 ?? ''); const x4 = v["configurationKeys"]; const y5 = (x4 === undefined ? [] : x4);  if (y5 == null) { w.uvarint(0); } else { w.uvarint(y5.length + 1); for (const it6 of y5) { if (it6 === null) throw new ProtocolError(`resources[].configurationKeys[] may not be null in version ${c.version}`, { ...c, field: "resources[].configurationKeys[]" }); w.compactString(it6 ?? ''); } } let tags7: Array<[number, (s: Writer) => void]> | undefined; if (tags7 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags7 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeConfigsRequestV4Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resources"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`resources may not be null in version ${c.version}`, { ...c, field: "resources" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`resources[] may not be null in version ${c.version}`, { ...c, field: "resources[]" }); encodeDescribeConfigsRequestV4DescribeConfigsResource(w, it2 ?? {}, c); } } const x3 = v["includeSynonyms"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); const x5 = v["includeDocumentation"]; const y6 = (x5 === undefined ? false : x5); w.bool(!!y6); let tags7: Array<[number, (s: Writer) => void]> | undefined; if (tags7 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags7 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeConfigsRequestV4(w: Writer, v: any): void { encodeDescribeConfigsRequestV4Fields(w, v, DescribeConfigsRequestV4Context); }
-
-function decodeDescribeConfigsRequestV4(r: Reader): Record<string, unknown> { try { return decodeDescribeConfigsRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeConfigsRequest", 4, r); } }
-
-/** DescribeConfigsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeConfigsRequestCodecs: GeneratedMessage = {
-  fingerprint: "7da6f1ca42c",
-  versions: {
-    0: { decode: decodeDescribeConfigsRequestV0, encode: encodeDescribeConfigsRequestV0 },
-    1: { decode: decodeDescribeConfigsRequestV1, encode: encodeDescribeConfigsRequestV1 },
-    2: { decode: decodeDescribeConfigsRequestV2, encode: encodeDescribeConfigsRequestV2 },
-    3: { decode: decodeDescribeConfigsRequestV3, encode: encodeDescribeConfigsRequestV3 },
-    4: { decode: decodeDescribeConfigsRequestV4, encode: encodeDescribeConfigsRequestV4 },
-  },
-};
 
 /** DescribeConfigsResponse, every version: a field not in a version holds its default. */
 export interface DescribeConfigsResponse {
@@ -283,6 +197,85 @@ export interface DescribeConfigsResponseDescribeConfigsResult {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DescribeConfigsRequest: MessageCodecTable; DescribeConfigsResponse: MessageCodecTable } {
+
+// ---- DescribeConfigsRequest version 0 ----
+
+function readDescribeConfigsRequestV0configurationKeysArray(r: Reader) { const n0 = r.arrayLength(1, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.string()); return a1; }
+
+function decodeDescribeConfigsRequestV0DescribeConfigsResource(r: Reader) { r.path = "resources.resourceType"; const v0 = r.int8(); r.path = "resources.resourceName"; const v1 = r.string(); r.path = "resources.configurationKeys"; const v2 = readDescribeConfigsRequestV0configurationKeysArray(r); return { "resourceType": v0, "resourceName": v1, "configurationKeys": v2 }; }
+
+function defaultDescribeConfigsRequestV0DescribeConfigsResource() { return { "resourceType": 0, "resourceName": "", "configurationKeys": [] }; }
+
+function isDefaultDescribeConfigsRequestV0DescribeConfigsResource(v: any): boolean { return (v["resourceType"] === undefined || v["resourceType"] === 0) && (v["resourceName"] === undefined || v["resourceName"] === "") && (v["configurationKeys"] == null || v["configurationKeys"].length === 0); }
+
+function readDescribeConfigsRequestV0resourcesArray(r: Reader) { const n0 = r.arrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeConfigsRequestV0DescribeConfigsResource(r)); return a1; }
+
+function decodeDescribeConfigsRequestV0Fields(r: Reader) { r.path = "resources"; const v0 = readDescribeConfigsRequestV0resourcesArray(r); let v1: any = false; let v2: any = false; return { "resources": v0, "includeSynonyms": v1, "includeDocumentation": v2 }; }
+
+const DescribeConfigsRequestV0Context: EncodeContext = { api: "DescribeConfigsRequest", version: 0 };
+
+function encodeDescribeConfigsRequestV0DescribeConfigsResource(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resourceType"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceName"]; const y3 = (x2 === undefined ? "" : x2); if (y3 === null) throw new ProtocolError(`resources[].resourceName may not be null in version ${c.version}`, { ...c, field: "resources[].resourceName" }); w.string(y3 ?? ''); const x4 = v["configurationKeys"]; const y5 = (x4 === undefined ? [] : x4);  if (y5 == null) { w.int32(-1); } else { w.int32(y5.length); for (const it6 of y5) { if (it6 === null) throw new ProtocolError(`resources[].configurationKeys[] may not be null in version ${c.version}`, { ...c, field: "resources[].configurationKeys[]" }); w.string(it6 ?? ''); } } }
+
+function encodeDescribeConfigsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["includeSynonyms"] !== undefined && !(v["includeSynonyms"] === undefined || v["includeSynonyms"] === false)) throw new ProtocolError(`includeSynonyms is not supported in version ${c.version}`, { ...c, field: "includeSynonyms" }); if (v["includeDocumentation"] !== undefined && !(v["includeDocumentation"] === undefined || v["includeDocumentation"] === false)) throw new ProtocolError(`includeDocumentation is not supported in version ${c.version}`, { ...c, field: "includeDocumentation" }); const x0 = v["resources"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`resources may not be null in version ${c.version}`, { ...c, field: "resources" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`resources[] may not be null in version ${c.version}`, { ...c, field: "resources[]" }); encodeDescribeConfigsRequestV0DescribeConfigsResource(w, it2 ?? {}, c); } } }
+
+function encodeDescribeConfigsRequestV0(w: Writer, v: any): void { encodeDescribeConfigsRequestV0Fields(w, v, DescribeConfigsRequestV0Context); }
+
+function decodeDescribeConfigsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeConfigsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeConfigsRequest", 0, r); } }
+
+// ---- DescribeConfigsRequest version 1 ----
+
+function decodeDescribeConfigsRequestV1Fields(r: Reader) { r.path = "resources"; const v0 = readDescribeConfigsRequestV0resourcesArray(r); r.path = "includeSynonyms"; const v1 = r.bool(); let v2: any = false; return { "resources": v0, "includeSynonyms": v1, "includeDocumentation": v2 }; }
+
+const DescribeConfigsRequestV1Context: EncodeContext = { api: "DescribeConfigsRequest", version: 1 };
+
+function encodeDescribeConfigsRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { if (v["includeDocumentation"] !== undefined && !(v["includeDocumentation"] === undefined || v["includeDocumentation"] === false)) throw new ProtocolError(`includeDocumentation is not supported in version ${c.version}`, { ...c, field: "includeDocumentation" }); const x0 = v["resources"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`resources may not be null in version ${c.version}`, { ...c, field: "resources" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`resources[] may not be null in version ${c.version}`, { ...c, field: "resources[]" }); encodeDescribeConfigsRequestV0DescribeConfigsResource(w, it2 ?? {}, c); } } const x3 = v["includeSynonyms"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); }
+
+function encodeDescribeConfigsRequestV1(w: Writer, v: any): void { encodeDescribeConfigsRequestV1Fields(w, v, DescribeConfigsRequestV1Context); }
+
+function decodeDescribeConfigsRequestV1(r: Reader): Record<string, unknown> { try { return decodeDescribeConfigsRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeConfigsRequest", 1, r); } }
+
+// ---- DescribeConfigsRequest version 2 ----
+
+const DescribeConfigsRequestV2Context: EncodeContext = { api: "DescribeConfigsRequest", version: 2 };
+
+function encodeDescribeConfigsRequestV2(w: Writer, v: any): void { encodeDescribeConfigsRequestV1Fields(w, v, DescribeConfigsRequestV2Context); }
+
+function decodeDescribeConfigsRequestV2(r: Reader): Record<string, unknown> { try { return decodeDescribeConfigsRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeConfigsRequest", 2, r); } }
+
+// ---- DescribeConfigsRequest version 3 ----
+
+function decodeDescribeConfigsRequestV3Fields(r: Reader) { r.path = "resources"; const v0 = readDescribeConfigsRequestV0resourcesArray(r); r.path = "includeSynonyms"; const v1 = r.bool(); r.path = "includeDocumentation"; const v2 = r.bool(); return { "resources": v0, "includeSynonyms": v1, "includeDocumentation": v2 }; }
+
+const DescribeConfigsRequestV3Context: EncodeContext = { api: "DescribeConfigsRequest", version: 3 };
+
+function encodeDescribeConfigsRequestV3Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resources"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`resources may not be null in version ${c.version}`, { ...c, field: "resources" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`resources[] may not be null in version ${c.version}`, { ...c, field: "resources[]" }); encodeDescribeConfigsRequestV0DescribeConfigsResource(w, it2 ?? {}, c); } } const x3 = v["includeSynonyms"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); const x5 = v["includeDocumentation"]; const y6 = (x5 === undefined ? false : x5); w.bool(!!y6); }
+
+function encodeDescribeConfigsRequestV3(w: Writer, v: any): void { encodeDescribeConfigsRequestV3Fields(w, v, DescribeConfigsRequestV3Context); }
+
+function decodeDescribeConfigsRequestV3(r: Reader): Record<string, unknown> { try { return decodeDescribeConfigsRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeConfigsRequest", 3, r); } }
+
+// ---- DescribeConfigsRequest version 4 ----
+
+function readDescribeConfigsRequestV4configurationKeysArray(r: Reader) { const n0 = r.compactArrayLength(1, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
+
+function decodeDescribeConfigsRequestV4DescribeConfigsResource(r: Reader) { r.path = "resources.resourceType"; const v0 = r.int8(); r.path = "resources.resourceName"; const v1 = r.compactString(); r.path = "resources.configurationKeys"; const v2 = readDescribeConfigsRequestV4configurationKeysArray(r); r.path = "resources.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "resourceType": v0, "resourceName": v1, "configurationKeys": v2, _unknownTaggedFields: unk }; }
+
+function readDescribeConfigsRequestV4resourcesArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeConfigsRequestV4DescribeConfigsResource(r)); return a1; }
+
+function decodeDescribeConfigsRequestV4Fields(r: Reader) { r.path = "resources"; const v0 = readDescribeConfigsRequestV4resourcesArray(r); r.path = "includeSynonyms"; const v1 = r.bool(); r.path = "includeDocumentation"; const v2 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "resources": v0, "includeSynonyms": v1, "includeDocumentation": v2, _unknownTaggedFields: unk }; }
+
+const DescribeConfigsRequestV4Context: EncodeContext = { api: "DescribeConfigsRequest", version: 4 };
+
+function encodeDescribeConfigsRequestV4DescribeConfigsResource(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resourceType"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["resourceName"]; const y3 = (x2 === undefined ? "" : x2); if (y3 === null) throw new ProtocolError(`resources[].resourceName may not be null in version ${c.version}`, { ...c, field: "resources[].resourceName" }); w.compactString(y3 ?? ''); const x4 = v["configurationKeys"]; const y5 = (x4 === undefined ? [] : x4);  if (y5 == null) { w.uvarint(0); } else { w.uvarint(y5.length + 1); for (const it6 of y5) { if (it6 === null) throw new ProtocolError(`resources[].configurationKeys[] may not be null in version ${c.version}`, { ...c, field: "resources[].configurationKeys[]" }); w.compactString(it6 ?? ''); } } let tags7: Array<[number, (s: Writer) => void]> | undefined; if (tags7 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags7 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeConfigsRequestV4Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["resources"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`resources may not be null in version ${c.version}`, { ...c, field: "resources" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`resources[] may not be null in version ${c.version}`, { ...c, field: "resources[]" }); encodeDescribeConfigsRequestV4DescribeConfigsResource(w, it2 ?? {}, c); } } const x3 = v["includeSynonyms"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); const x5 = v["includeDocumentation"]; const y6 = (x5 === undefined ? false : x5); w.bool(!!y6); let tags7: Array<[number, (s: Writer) => void]> | undefined; if (tags7 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags7 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeConfigsRequestV4(w: Writer, v: any): void { encodeDescribeConfigsRequestV4Fields(w, v, DescribeConfigsRequestV4Context); }
+
+function decodeDescribeConfigsRequestV4(r: Reader): Record<string, unknown> { try { return decodeDescribeConfigsRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeConfigsRequest", 4, r); } }
+
 // ---- DescribeConfigsResponse version 0 ----
 
 function decodeDescribeConfigsResponseV0DescribeConfigsResourceResult(r: Reader) { r.path = "results.configs.name"; const v0 = r.string(); r.path = "results.configs.value"; const v1 = r.nullableString(); r.path = "results.configs.readOnly"; const v2 = r.bool(); r.path = "results.configs.isDefault"; const v3 = r.bool(); r.path = "results.configs.isSensitive"; const v4 = r.bool(); let v5: any = -1; let v6: any = []; let v7: any = 0; let v8: any = ""; return { "name": v0, "value": v1, "readOnly": v2, "isDefault": v3, "configSource": v5, "isSensitive": v4, "synonyms": v6, "configType": v7, "documentation": v8 }; }
@@ -411,14 +404,34 @@ function encodeDescribeConfigsResponseV4(w: Writer, v: any): void { encodeDescri
 
 function decodeDescribeConfigsResponseV4(r: Reader): Record<string, unknown> { try { return decodeDescribeConfigsResponseV4Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeConfigsResponse", 4, r); } }
 
-/** DescribeConfigsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeConfigsResponseCodecs: GeneratedMessage = {
-  fingerprint: "bc6fd653a7b",
-  versions: {
+return {
+  DescribeConfigsRequest: {
+    0: { decode: decodeDescribeConfigsRequestV0, encode: encodeDescribeConfigsRequestV0 },
+    1: { decode: decodeDescribeConfigsRequestV1, encode: encodeDescribeConfigsRequestV1 },
+    2: { decode: decodeDescribeConfigsRequestV2, encode: encodeDescribeConfigsRequestV2 },
+    3: { decode: decodeDescribeConfigsRequestV3, encode: encodeDescribeConfigsRequestV3 },
+    4: { decode: decodeDescribeConfigsRequestV4, encode: encodeDescribeConfigsRequestV4 },
+  },
+  DescribeConfigsResponse: {
     0: { decode: decodeDescribeConfigsResponseV0, encode: encodeDescribeConfigsResponseV0 },
     1: { decode: decodeDescribeConfigsResponseV1, encode: encodeDescribeConfigsResponseV1 },
     2: { decode: decodeDescribeConfigsResponseV2, encode: encodeDescribeConfigsResponseV2 },
     3: { decode: decodeDescribeConfigsResponseV3, encode: encodeDescribeConfigsResponseV3 },
     4: { decode: decodeDescribeConfigsResponseV4, encode: encodeDescribeConfigsResponseV4 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DescribeConfigsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeConfigsRequestCodecs: GeneratedMessage = {
+  fingerprint: "7da6f1ca42c",
+  get versions() { return codecs().DescribeConfigsRequest; },
+};
+
+/** DescribeConfigsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeConfigsResponseCodecs: GeneratedMessage = {
+  fingerprint: "bc6fd653a7b",
+  get versions() { return codecs().DescribeConfigsResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -31,92 +33,6 @@ export interface DescribeGroupsRequest {
   includeAuthorizedOperations: boolean;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- DescribeGroupsRequest version 0 ----
-
-function readDescribeGroupsRequestV0groupsArray(r: Reader) { const n0 = r.arrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.string()); return a1; }
-
-function decodeDescribeGroupsRequestV0Fields(r: Reader) { r.path = "groups"; const v0 = readDescribeGroupsRequestV0groupsArray(r); let v1: any = false; return { "groups": v0, "includeAuthorizedOperations": v1 }; }
-
-const DescribeGroupsRequestV0Context: EncodeContext = { api: "DescribeGroupsRequest", version: 0 };
-
-function encodeDescribeGroupsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["includeAuthorizedOperations"] !== undefined && !(v["includeAuthorizedOperations"] === undefined || v["includeAuthorizedOperations"] === false)) throw new ProtocolError(`includeAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeAuthorizedOperations" }); const x0 = v["groups"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`groups may not be null in version ${c.version}`, { ...c, field: "groups" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`groups[] may not be null in version ${c.version}`, { ...c, field: "groups[]" }); w.string(it2 ?? ''); } } }
-
-function encodeDescribeGroupsRequestV0(w: Writer, v: any): void { encodeDescribeGroupsRequestV0Fields(w, v, DescribeGroupsRequestV0Context); }
-
-function decodeDescribeGroupsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 0, r); } }
-
-// ---- DescribeGroupsRequest version 1 ----
-
-const DescribeGroupsRequestV1Context: EncodeContext = { api: "DescribeGroupsRequest", version: 1 };
-
-function encodeDescribeGroupsRequestV1(w: Writer, v: any): void { encodeDescribeGroupsRequestV0Fields(w, v, DescribeGroupsRequestV1Context); }
-
-function decodeDescribeGroupsRequestV1(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 1, r); } }
-
-// ---- DescribeGroupsRequest version 2 ----
-
-const DescribeGroupsRequestV2Context: EncodeContext = { api: "DescribeGroupsRequest", version: 2 };
-
-function encodeDescribeGroupsRequestV2(w: Writer, v: any): void { encodeDescribeGroupsRequestV0Fields(w, v, DescribeGroupsRequestV2Context); }
-
-function decodeDescribeGroupsRequestV2(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 2, r); } }
-
-// ---- DescribeGroupsRequest version 3 ----
-
-function decodeDescribeGroupsRequestV3Fields(r: Reader) { r.path = "groups"; const v0 = readDescribeGroupsRequestV0groupsArray(r); r.path = "includeAuthorizedOperations"; const v1 = r.bool(); return { "groups": v0, "includeAuthorizedOperations": v1 }; }
-
-const DescribeGroupsRequestV3Context: EncodeContext = { api: "DescribeGroupsRequest", version: 3 };
-
-function encodeDescribeGroupsRequestV3Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["groups"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`groups may not be null in version ${c.version}`, { ...c, field: "groups" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`groups[] may not be null in version ${c.version}`, { ...c, field: "groups[]" }); w.string(it2 ?? ''); } } const x3 = v["includeAuthorizedOperations"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); }
-
-function encodeDescribeGroupsRequestV3(w: Writer, v: any): void { encodeDescribeGroupsRequestV3Fields(w, v, DescribeGroupsRequestV3Context); }
-
-function decodeDescribeGroupsRequestV3(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 3, r); } }
-
-// ---- DescribeGroupsRequest version 4 ----
-
-const DescribeGroupsRequestV4Context: EncodeContext = { api: "DescribeGroupsRequest", version: 4 };
-
-function encodeDescribeGroupsRequestV4(w: Writer, v: any): void { encodeDescribeGroupsRequestV3Fields(w, v, DescribeGroupsRequestV4Context); }
-
-function decodeDescribeGroupsRequestV4(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 4, r); } }
-
-// ---- DescribeGroupsRequest version 5 ----
-
-function readDescribeGroupsRequestV5groupsArray(r: Reader) { const n0 = r.compactArrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
-
-function decodeDescribeGroupsRequestV5Fields(r: Reader) { r.path = "groups"; const v0 = readDescribeGroupsRequestV5groupsArray(r); r.path = "includeAuthorizedOperations"; const v1 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "groups": v0, "includeAuthorizedOperations": v1, _unknownTaggedFields: unk }; }
-
-const DescribeGroupsRequestV5Context: EncodeContext = { api: "DescribeGroupsRequest", version: 5 };
-
-function encodeDescribeGroupsRequestV5Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["groups"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`groups may not be null in version ${c.version}`, { ...c, field: "groups" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`groups[] may not be null in version ${c.version}`, { ...c, field: "groups[]" }); w.compactString(it2 ?? ''); } } const x3 = v["includeAuthorizedOperations"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeGroupsRequestV5(w: Writer, v: any): void { encodeDescribeGroupsRequestV5Fields(w, v, DescribeGroupsRequestV5Context); }
-
-function decodeDescribeGroupsRequestV5(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV5Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 5, r); } }
-
-// ---- DescribeGroupsRequest version 6 ----
-
-const DescribeGroupsRequestV6Context: EncodeContext = { api: "DescribeGroupsRequest", version: 6 };
-
-function encodeDescribeGroupsRequestV6(w: Writer, v: any): void { encodeDescribeGroupsRequestV5Fields(w, v, DescribeGroupsRequestV6Context); }
-
-function decodeDescribeGroupsRequestV6(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV5Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 6, r); } }
-
-/** DescribeGroupsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeGroupsRequestCodecs: GeneratedMessage = {
-  fingerprint: "2cbb1850161",
-  versions: {
-    0: { decode: decodeDescribeGroupsRequestV0, encode: encodeDescribeGroupsRequestV0 },
-    1: { decode: decodeDescribeGroupsRequestV1, encode: encodeDescribeGroupsRequestV1 },
-    2: { decode: decodeDescribeGroupsRequestV2, encode: encodeDescribeGroupsRequestV2 },
-    3: { decode: decodeDescribeGroupsRequestV3, encode: encodeDescribeGroupsRequestV3 },
-    4: { decode: decodeDescribeGroupsRequestV4, encode: encodeDescribeGroupsRequestV4 },
-    5: { decode: decodeDescribeGroupsRequestV5, encode: encodeDescribeGroupsRequestV5 },
-    6: { decode: decodeDescribeGroupsRequestV6, encode: encodeDescribeGroupsRequestV6 },
-  },
-};
 
 /** DescribeGroupsResponse, every version: a field not in a version holds its default. */
 export interface DescribeGroupsResponse {
@@ -228,6 +144,81 @@ export interface DescribeGroupsResponseDescribedGroup {
   authorizedOperations: number;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DescribeGroupsRequest: MessageCodecTable; DescribeGroupsResponse: MessageCodecTable } {
+
+// ---- DescribeGroupsRequest version 0 ----
+
+function readDescribeGroupsRequestV0groupsArray(r: Reader) { const n0 = r.arrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.string()); return a1; }
+
+function decodeDescribeGroupsRequestV0Fields(r: Reader) { r.path = "groups"; const v0 = readDescribeGroupsRequestV0groupsArray(r); let v1: any = false; return { "groups": v0, "includeAuthorizedOperations": v1 }; }
+
+const DescribeGroupsRequestV0Context: EncodeContext = { api: "DescribeGroupsRequest", version: 0 };
+
+function encodeDescribeGroupsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["includeAuthorizedOperations"] !== undefined && !(v["includeAuthorizedOperations"] === undefined || v["includeAuthorizedOperations"] === false)) throw new ProtocolError(`includeAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeAuthorizedOperations" }); const x0 = v["groups"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`groups may not be null in version ${c.version}`, { ...c, field: "groups" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`groups[] may not be null in version ${c.version}`, { ...c, field: "groups[]" }); w.string(it2 ?? ''); } } }
+
+function encodeDescribeGroupsRequestV0(w: Writer, v: any): void { encodeDescribeGroupsRequestV0Fields(w, v, DescribeGroupsRequestV0Context); }
+
+function decodeDescribeGroupsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 0, r); } }
+
+// ---- DescribeGroupsRequest version 1 ----
+
+const DescribeGroupsRequestV1Context: EncodeContext = { api: "DescribeGroupsRequest", version: 1 };
+
+function encodeDescribeGroupsRequestV1(w: Writer, v: any): void { encodeDescribeGroupsRequestV0Fields(w, v, DescribeGroupsRequestV1Context); }
+
+function decodeDescribeGroupsRequestV1(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 1, r); } }
+
+// ---- DescribeGroupsRequest version 2 ----
+
+const DescribeGroupsRequestV2Context: EncodeContext = { api: "DescribeGroupsRequest", version: 2 };
+
+function encodeDescribeGroupsRequestV2(w: Writer, v: any): void { encodeDescribeGroupsRequestV0Fields(w, v, DescribeGroupsRequestV2Context); }
+
+function decodeDescribeGroupsRequestV2(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 2, r); } }
+
+// ---- DescribeGroupsRequest version 3 ----
+
+function decodeDescribeGroupsRequestV3Fields(r: Reader) { r.path = "groups"; const v0 = readDescribeGroupsRequestV0groupsArray(r); r.path = "includeAuthorizedOperations"; const v1 = r.bool(); return { "groups": v0, "includeAuthorizedOperations": v1 }; }
+
+const DescribeGroupsRequestV3Context: EncodeContext = { api: "DescribeGroupsRequest", version: 3 };
+
+function encodeDescribeGroupsRequestV3Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["groups"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`groups may not be null in version ${c.version}`, { ...c, field: "groups" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`groups[] may not be null in version ${c.version}`, { ...c, field: "groups[]" }); w.string(it2 ?? ''); } } const x3 = v["includeAuthorizedOperations"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); }
+
+function encodeDescribeGroupsRequestV3(w: Writer, v: any): void { encodeDescribeGroupsRequestV3Fields(w, v, DescribeGroupsRequestV3Context); }
+
+function decodeDescribeGroupsRequestV3(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 3, r); } }
+
+// ---- DescribeGroupsRequest version 4 ----
+
+const DescribeGroupsRequestV4Context: EncodeContext = { api: "DescribeGroupsRequest", version: 4 };
+
+function encodeDescribeGroupsRequestV4(w: Writer, v: any): void { encodeDescribeGroupsRequestV3Fields(w, v, DescribeGroupsRequestV4Context); }
+
+function decodeDescribeGroupsRequestV4(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 4, r); } }
+
+// ---- DescribeGroupsRequest version 5 ----
+
+function readDescribeGroupsRequestV5groupsArray(r: Reader) { const n0 = r.compactArrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
+
+function decodeDescribeGroupsRequestV5Fields(r: Reader) { r.path = "groups"; const v0 = readDescribeGroupsRequestV5groupsArray(r); r.path = "includeAuthorizedOperations"; const v1 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "groups": v0, "includeAuthorizedOperations": v1, _unknownTaggedFields: unk }; }
+
+const DescribeGroupsRequestV5Context: EncodeContext = { api: "DescribeGroupsRequest", version: 5 };
+
+function encodeDescribeGroupsRequestV5Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["groups"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`groups may not be null in version ${c.version}`, { ...c, field: "groups" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`groups[] may not be null in version ${c.version}`, { ...c, field: "groups[]" }); w.compactString(it2 ?? ''); } } const x3 = v["includeAuthorizedOperations"]; const y4 = (x3 === undefined ? false : x3); w.bool(!!y4); let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeGroupsRequestV5(w: Writer, v: any): void { encodeDescribeGroupsRequestV5Fields(w, v, DescribeGroupsRequestV5Context); }
+
+function decodeDescribeGroupsRequestV5(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV5Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 5, r); } }
+
+// ---- DescribeGroupsRequest version 6 ----
+
+const DescribeGroupsRequestV6Context: EncodeContext = { api: "DescribeGroupsRequest", version: 6 };
+
+function encodeDescribeGroupsRequestV6(w: Writer, v: any): void { encodeDescribeGroupsRequestV5Fields(w, v, DescribeGroupsRequestV6Context); }
+
+function decodeDescribeGroupsRequestV6(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsRequestV5Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsRequest", 6, r); } }
 
 // ---- DescribeGroupsResponse version 0 ----
 
@@ -365,10 +356,17 @@ function encodeDescribeGroupsResponseV6(w: Writer, v: any): void { encodeDescrib
 
 function decodeDescribeGroupsResponseV6(r: Reader): Record<string, unknown> { try { return decodeDescribeGroupsResponseV6Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeGroupsResponse", 6, r); } }
 
-/** DescribeGroupsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeGroupsResponseCodecs: GeneratedMessage = {
-  fingerprint: "656b17628b6",
-  versions: {
+return {
+  DescribeGroupsRequest: {
+    0: { decode: decodeDescribeGroupsRequestV0, encode: encodeDescribeGroupsRequestV0 },
+    1: { decode: decodeDescribeGroupsRequestV1, encode: encodeDescribeGroupsRequestV1 },
+    2: { decode: decodeDescribeGroupsRequestV2, encode: encodeDescribeGroupsRequestV2 },
+    3: { decode: decodeDescribeGroupsRequestV3, encode: encodeDescribeGroupsRequestV3 },
+    4: { decode: decodeDescribeGroupsRequestV4, encode: encodeDescribeGroupsRequestV4 },
+    5: { decode: decodeDescribeGroupsRequestV5, encode: encodeDescribeGroupsRequestV5 },
+    6: { decode: decodeDescribeGroupsRequestV6, encode: encodeDescribeGroupsRequestV6 },
+  },
+  DescribeGroupsResponse: {
     0: { decode: decodeDescribeGroupsResponseV0, encode: encodeDescribeGroupsResponseV0 },
     1: { decode: decodeDescribeGroupsResponseV1, encode: encodeDescribeGroupsResponseV1 },
     2: { decode: decodeDescribeGroupsResponseV2, encode: encodeDescribeGroupsResponseV2 },
@@ -377,4 +375,19 @@ export const DescribeGroupsResponseCodecs: GeneratedMessage = {
     5: { decode: decodeDescribeGroupsResponseV5, encode: encodeDescribeGroupsResponseV5 },
     6: { decode: decodeDescribeGroupsResponseV6, encode: encodeDescribeGroupsResponseV6 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DescribeGroupsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeGroupsRequestCodecs: GeneratedMessage = {
+  fingerprint: "2cbb1850161",
+  get versions() { return codecs().DescribeGroupsRequest; },
+};
+
+/** DescribeGroupsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeGroupsResponseCodecs: GeneratedMessage = {
+  fingerprint: "656b17628b6",
+  get versions() { return codecs().DescribeGroupsResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -42,95 +44,6 @@ export interface DescribeLogDirsRequestDescribableLogDirTopic {
   partitions: number[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- DescribeLogDirsRequest version 0 ----
-
-function readDescribeLogDirsRequestV0partitionsArray(r: Reader) { const n0 = r.arrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
-
-function decodeDescribeLogDirsRequestV0DescribableLogDirTopic(r: Reader) { r.path = "topics.topic"; const v0 = r.string(); r.path = "topics.partitions"; const v1 = readDescribeLogDirsRequestV0partitionsArray(r); return { "topic": v0, "partitions": v1 }; }
-
-function defaultDescribeLogDirsRequestV0DescribableLogDirTopic() { return { "topic": "", "partitions": [] }; }
-
-function isDefaultDescribeLogDirsRequestV0DescribableLogDirTopic(v: any): boolean { return (v["topic"] === undefined || v["topic"] === "") && (v["partitions"] == null || v["partitions"].length === 0); }
-
-function readDescribeLogDirsRequestV0topicsArray(r: Reader) { const n0 = r.arrayLength(2, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeLogDirsRequestV0DescribableLogDirTopic(r)); return a1; }
-
-function decodeDescribeLogDirsRequestV0Fields(r: Reader) { r.path = "topics"; const v0 = readDescribeLogDirsRequestV0topicsArray(r); return { "topics": v0 }; }
-
-const DescribeLogDirsRequestV0Context: EncodeContext = { api: "DescribeLogDirsRequest", version: 0 };
-
-function encodeDescribeLogDirsRequestV0DescribableLogDirTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topic"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].topic may not be null in version ${c.version}`, { ...c, field: "topics[].topic" }); w.string(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitions may not be null in version ${c.version}`, { ...c, field: "topics[].partitions" }); if (y3 == null) { w.int32(0); } else { w.int32(y3.length); for (const it4 of y3) { w.int32(it4 ?? 0); } } }
-
-function encodeDescribeLogDirsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.int32(-1); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeDescribeLogDirsRequestV0DescribableLogDirTopic(w, it2 ?? {}, c); } } }
-
-function encodeDescribeLogDirsRequestV0(w: Writer, v: any): void { encodeDescribeLogDirsRequestV0Fields(w, v, DescribeLogDirsRequestV0Context); }
-
-function decodeDescribeLogDirsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeLogDirsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeLogDirsRequest", 0, r); } }
-
-// ---- DescribeLogDirsRequest version 1 ----
-
-const DescribeLogDirsRequestV1Context: EncodeContext = { api: "DescribeLogDirsRequest", version: 1 };
-
-function encodeDescribeLogDirsRequestV1(w: Writer, v: any): void { encodeDescribeLogDirsRequestV0Fields(w, v, DescribeLogDirsRequestV1Context); }
-
-function decodeDescribeLogDirsRequestV1(r: Reader): Record<string, unknown> { try { return decodeDescribeLogDirsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeLogDirsRequest", 1, r); } }
-
-// ---- DescribeLogDirsRequest version 2 ----
-
-function readDescribeLogDirsRequestV2partitionsArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
-
-function decodeDescribeLogDirsRequestV2DescribableLogDirTopic(r: Reader) { r.path = "topics.topic"; const v0 = r.compactString(); r.path = "topics.partitions"; const v1 = readDescribeLogDirsRequestV2partitionsArray(r); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topic": v0, "partitions": v1, _unknownTaggedFields: unk }; }
-
-function readDescribeLogDirsRequestV2topicsArray(r: Reader) { const n0 = r.compactArrayLength(3, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeLogDirsRequestV2DescribableLogDirTopic(r)); return a1; }
-
-function decodeDescribeLogDirsRequestV2Fields(r: Reader) { r.path = "topics"; const v0 = readDescribeLogDirsRequestV2topicsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topics": v0, _unknownTaggedFields: unk }; }
-
-const DescribeLogDirsRequestV2Context: EncodeContext = { api: "DescribeLogDirsRequest", version: 2 };
-
-function encodeDescribeLogDirsRequestV2DescribableLogDirTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topic"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].topic may not be null in version ${c.version}`, { ...c, field: "topics[].topic" }); w.compactString(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitions may not be null in version ${c.version}`, { ...c, field: "topics[].partitions" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeLogDirsRequestV2Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.uvarint(0); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeDescribeLogDirsRequestV2DescribableLogDirTopic(w, it2 ?? {}, c); } } let tags3: Array<[number, (s: Writer) => void]> | undefined; if (tags3 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags3 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeLogDirsRequestV2(w: Writer, v: any): void { encodeDescribeLogDirsRequestV2Fields(w, v, DescribeLogDirsRequestV2Context); }
-
-function decodeDescribeLogDirsRequestV2(r: Reader): Record<string, unknown> { try { return decodeDescribeLogDirsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeLogDirsRequest", 2, r); } }
-
-// ---- DescribeLogDirsRequest version 3 ----
-
-const DescribeLogDirsRequestV3Context: EncodeContext = { api: "DescribeLogDirsRequest", version: 3 };
-
-function encodeDescribeLogDirsRequestV3(w: Writer, v: any): void { encodeDescribeLogDirsRequestV2Fields(w, v, DescribeLogDirsRequestV3Context); }
-
-function decodeDescribeLogDirsRequestV3(r: Reader): Record<string, unknown> { try { return decodeDescribeLogDirsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeLogDirsRequest", 3, r); } }
-
-// ---- DescribeLogDirsRequest version 4 ----
-
-const DescribeLogDirsRequestV4Context: EncodeContext = { api: "DescribeLogDirsRequest", version: 4 };
-
-function encodeDescribeLogDirsRequestV4(w: Writer, v: any): void { encodeDescribeLogDirsRequestV2Fields(w, v, DescribeLogDirsRequestV4Context); }
-
-function decodeDescribeLogDirsRequestV4(r: Reader): Record<string, unknown> { try { return decodeDescribeLogDirsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeLogDirsRequest", 4, r); } }
-
-// ---- DescribeLogDirsRequest version 5 ----
-
-const DescribeLogDirsRequestV5Context: EncodeContext = { api: "DescribeLogDirsRequest", version: 5 };
-
-function encodeDescribeLogDirsRequestV5(w: Writer, v: any): void { encodeDescribeLogDirsRequestV2Fields(w, v, DescribeLogDirsRequestV5Context); }
-
-function decodeDescribeLogDirsRequestV5(r: Reader): Record<string, unknown> { try { return decodeDescribeLogDirsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeLogDirsRequest", 5, r); } }
-
-/** DescribeLogDirsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeLogDirsRequestCodecs: GeneratedMessage = {
-  fingerprint: "f09258b91e2",
-  versions: {
-    0: { decode: decodeDescribeLogDirsRequestV0, encode: encodeDescribeLogDirsRequestV0 },
-    1: { decode: decodeDescribeLogDirsRequestV1, encode: encodeDescribeLogDirsRequestV1 },
-    2: { decode: decodeDescribeLogDirsRequestV2, encode: encodeDescribeLogDirsRequestV2 },
-    3: { decode: decodeDescribeLogDirsRequestV3, encode: encodeDescribeLogDirsRequestV3 },
-    4: { decode: decodeDescribeLogDirsRequestV4, encode: encodeDescribeLogDirsRequestV4 },
-    5: { decode: decodeDescribeLogDirsRequestV5, encode: encodeDescribeLogDirsRequestV5 },
-  },
-};
 
 /** DescribeLogDirsResponse, every version: a field not in a version holds its default. */
 export interface DescribeLogDirsResponse {
@@ -241,6 +154,85 @@ export interface DescribeLogDirsResponseDescribeLogDirsResult {
   isCordoned: boolean;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DescribeLogDirsRequest: MessageCodecTable; DescribeLogDirsResponse: MessageCodecTable } {
+
+// ---- DescribeLogDirsRequest version 0 ----
+
+function readDescribeLogDirsRequestV0partitionsArray(r: Reader) { const n0 = r.arrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
+
+function decodeDescribeLogDirsRequestV0DescribableLogDirTopic(r: Reader) { r.path = "topics.topic"; const v0 = r.string(); r.path = "topics.partitions"; const v1 = readDescribeLogDirsRequestV0partitionsArray(r); return { "topic": v0, "partitions": v1 }; }
+
+function defaultDescribeLogDirsRequestV0DescribableLogDirTopic() { return { "topic": "", "partitions": [] }; }
+
+function isDefaultDescribeLogDirsRequestV0DescribableLogDirTopic(v: any): boolean { return (v["topic"] === undefined || v["topic"] === "") && (v["partitions"] == null || v["partitions"].length === 0); }
+
+function readDescribeLogDirsRequestV0topicsArray(r: Reader) { const n0 = r.arrayLength(2, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeLogDirsRequestV0DescribableLogDirTopic(r)); return a1; }
+
+function decodeDescribeLogDirsRequestV0Fields(r: Reader) { r.path = "topics"; const v0 = readDescribeLogDirsRequestV0topicsArray(r); return { "topics": v0 }; }
+
+const DescribeLogDirsRequestV0Context: EncodeContext = { api: "DescribeLogDirsRequest", version: 0 };
+
+function encodeDescribeLogDirsRequestV0DescribableLogDirTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topic"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].topic may not be null in version ${c.version}`, { ...c, field: "topics[].topic" }); w.string(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitions may not be null in version ${c.version}`, { ...c, field: "topics[].partitions" }); if (y3 == null) { w.int32(0); } else { w.int32(y3.length); for (const it4 of y3) { w.int32(it4 ?? 0); } } }
+
+function encodeDescribeLogDirsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.int32(-1); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeDescribeLogDirsRequestV0DescribableLogDirTopic(w, it2 ?? {}, c); } } }
+
+function encodeDescribeLogDirsRequestV0(w: Writer, v: any): void { encodeDescribeLogDirsRequestV0Fields(w, v, DescribeLogDirsRequestV0Context); }
+
+function decodeDescribeLogDirsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeLogDirsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeLogDirsRequest", 0, r); } }
+
+// ---- DescribeLogDirsRequest version 1 ----
+
+const DescribeLogDirsRequestV1Context: EncodeContext = { api: "DescribeLogDirsRequest", version: 1 };
+
+function encodeDescribeLogDirsRequestV1(w: Writer, v: any): void { encodeDescribeLogDirsRequestV0Fields(w, v, DescribeLogDirsRequestV1Context); }
+
+function decodeDescribeLogDirsRequestV1(r: Reader): Record<string, unknown> { try { return decodeDescribeLogDirsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeLogDirsRequest", 1, r); } }
+
+// ---- DescribeLogDirsRequest version 2 ----
+
+function readDescribeLogDirsRequestV2partitionsArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
+
+function decodeDescribeLogDirsRequestV2DescribableLogDirTopic(r: Reader) { r.path = "topics.topic"; const v0 = r.compactString(); r.path = "topics.partitions"; const v1 = readDescribeLogDirsRequestV2partitionsArray(r); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topic": v0, "partitions": v1, _unknownTaggedFields: unk }; }
+
+function readDescribeLogDirsRequestV2topicsArray(r: Reader) { const n0 = r.compactArrayLength(3, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeLogDirsRequestV2DescribableLogDirTopic(r)); return a1; }
+
+function decodeDescribeLogDirsRequestV2Fields(r: Reader) { r.path = "topics"; const v0 = readDescribeLogDirsRequestV2topicsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topics": v0, _unknownTaggedFields: unk }; }
+
+const DescribeLogDirsRequestV2Context: EncodeContext = { api: "DescribeLogDirsRequest", version: 2 };
+
+function encodeDescribeLogDirsRequestV2DescribableLogDirTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topic"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].topic may not be null in version ${c.version}`, { ...c, field: "topics[].topic" }); w.compactString(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitions may not be null in version ${c.version}`, { ...c, field: "topics[].partitions" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeLogDirsRequestV2Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.uvarint(0); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeDescribeLogDirsRequestV2DescribableLogDirTopic(w, it2 ?? {}, c); } } let tags3: Array<[number, (s: Writer) => void]> | undefined; if (tags3 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags3 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeLogDirsRequestV2(w: Writer, v: any): void { encodeDescribeLogDirsRequestV2Fields(w, v, DescribeLogDirsRequestV2Context); }
+
+function decodeDescribeLogDirsRequestV2(r: Reader): Record<string, unknown> { try { return decodeDescribeLogDirsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeLogDirsRequest", 2, r); } }
+
+// ---- DescribeLogDirsRequest version 3 ----
+
+const DescribeLogDirsRequestV3Context: EncodeContext = { api: "DescribeLogDirsRequest", version: 3 };
+
+function encodeDescribeLogDirsRequestV3(w: Writer, v: any): void { encodeDescribeLogDirsRequestV2Fields(w, v, DescribeLogDirsRequestV3Context); }
+
+function decodeDescribeLogDirsRequestV3(r: Reader): Record<string, unknown> { try { return decodeDescribeLogDirsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeLogDirsRequest", 3, r); } }
+
+// ---- DescribeLogDirsRequest version 4 ----
+
+const DescribeLogDirsRequestV4Context: EncodeContext = { api: "DescribeLogDirsRequest", version: 4 };
+
+function encodeDescribeLogDirsRequestV4(w: Writer, v: any): void { encodeDescribeLogDirsRequestV2Fields(w, v, DescribeLogDirsRequestV4Context); }
+
+function decodeDescribeLogDirsRequestV4(r: Reader): Record<string, unknown> { try { return decodeDescribeLogDirsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeLogDirsRequest", 4, r); } }
+
+// ---- DescribeLogDirsRequest version 5 ----
+
+const DescribeLogDirsRequestV5Context: EncodeContext = { api: "DescribeLogDirsRequest", version: 5 };
+
+function encodeDescribeLogDirsRequestV5(w: Writer, v: any): void { encodeDescribeLogDirsRequestV2Fields(w, v, DescribeLogDirsRequestV5Context); }
+
+function decodeDescribeLogDirsRequestV5(r: Reader): Record<string, unknown> { try { return decodeDescribeLogDirsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeLogDirsRequest", 5, r); } }
 
 // ---- DescribeLogDirsResponse version 0 ----
 
@@ -370,10 +362,16 @@ function encodeDescribeLogDirsResponseV5(w: Writer, v: any): void { encodeDescri
 
 function decodeDescribeLogDirsResponseV5(r: Reader): Record<string, unknown> { try { return decodeDescribeLogDirsResponseV5Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeLogDirsResponse", 5, r); } }
 
-/** DescribeLogDirsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeLogDirsResponseCodecs: GeneratedMessage = {
-  fingerprint: "837029fe88c",
-  versions: {
+return {
+  DescribeLogDirsRequest: {
+    0: { decode: decodeDescribeLogDirsRequestV0, encode: encodeDescribeLogDirsRequestV0 },
+    1: { decode: decodeDescribeLogDirsRequestV1, encode: encodeDescribeLogDirsRequestV1 },
+    2: { decode: decodeDescribeLogDirsRequestV2, encode: encodeDescribeLogDirsRequestV2 },
+    3: { decode: decodeDescribeLogDirsRequestV3, encode: encodeDescribeLogDirsRequestV3 },
+    4: { decode: decodeDescribeLogDirsRequestV4, encode: encodeDescribeLogDirsRequestV4 },
+    5: { decode: decodeDescribeLogDirsRequestV5, encode: encodeDescribeLogDirsRequestV5 },
+  },
+  DescribeLogDirsResponse: {
     0: { decode: decodeDescribeLogDirsResponseV0, encode: encodeDescribeLogDirsResponseV0 },
     1: { decode: decodeDescribeLogDirsResponseV1, encode: encodeDescribeLogDirsResponseV1 },
     2: { decode: decodeDescribeLogDirsResponseV2, encode: encodeDescribeLogDirsResponseV2 },
@@ -381,4 +379,19 @@ export const DescribeLogDirsResponseCodecs: GeneratedMessage = {
     4: { decode: decodeDescribeLogDirsResponseV4, encode: encodeDescribeLogDirsResponseV4 },
     5: { decode: decodeDescribeLogDirsResponseV5, encode: encodeDescribeLogDirsResponseV5 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DescribeLogDirsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeLogDirsRequestCodecs: GeneratedMessage = {
+  fingerprint: "f09258b91e2",
+  get versions() { return codecs().DescribeLogDirsRequest; },
+};
+
+/** DescribeLogDirsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeLogDirsResponseCodecs: GeneratedMessage = {
+  fingerprint: "837029fe88c",
+  get versions() { return codecs().DescribeLogDirsResponse; },
 };

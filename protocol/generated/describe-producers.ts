@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -42,38 +44,6 @@ export interface DescribeProducersRequestTopicRequest {
   partitionIndexes: number[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- DescribeProducersRequest version 0 ----
-
-function readDescribeProducersRequestV0partitionIndexesArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
-
-function decodeDescribeProducersRequestV0TopicRequest(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); r.path = "topics.partitionIndexes"; const v1 = readDescribeProducersRequestV0partitionIndexesArray(r); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "partitionIndexes": v1, _unknownTaggedFields: unk }; }
-
-function defaultDescribeProducersRequestV0TopicRequest() { return { "name": "", "partitionIndexes": [] }; }
-
-function isDefaultDescribeProducersRequestV0TopicRequest(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["partitionIndexes"] == null || v["partitionIndexes"].length === 0); }
-
-function readDescribeProducersRequestV0topicsArray(r: Reader) { const n0 = r.compactArrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeProducersRequestV0TopicRequest(r)); return a1; }
-
-function decodeDescribeProducersRequestV0Fields(r: Reader) { r.path = "topics"; const v0 = readDescribeProducersRequestV0topicsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topics": v0, _unknownTaggedFields: unk }; }
-
-const DescribeProducersRequestV0Context: EncodeContext = { api: "DescribeProducersRequest", version: 0 };
-
-function encodeDescribeProducersRequestV0TopicRequest(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); const x2 = v["partitionIndexes"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitionIndexes may not be null in version ${c.version}`, { ...c, field: "topics[].partitionIndexes" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeProducersRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeDescribeProducersRequestV0TopicRequest(w, it2 ?? {}, c); } } let tags3: Array<[number, (s: Writer) => void]> | undefined; if (tags3 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags3 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeProducersRequestV0(w: Writer, v: any): void { encodeDescribeProducersRequestV0Fields(w, v, DescribeProducersRequestV0Context); }
-
-function decodeDescribeProducersRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeProducersRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeProducersRequest", 0, r); } }
-
-/** DescribeProducersRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeProducersRequestCodecs: GeneratedMessage = {
-  fingerprint: "3ed69fcc1c7",
-  versions: {
-    0: { decode: decodeDescribeProducersRequestV0, encode: encodeDescribeProducersRequestV0 },
-  },
-};
 
 /** DescribeProducersResponse, every version: a field not in a version holds its default. */
 export interface DescribeProducersResponse {
@@ -179,6 +149,33 @@ export interface DescribeProducersResponseTopicResponse {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DescribeProducersRequest: MessageCodecTable; DescribeProducersResponse: MessageCodecTable } {
+
+// ---- DescribeProducersRequest version 0 ----
+
+function readDescribeProducersRequestV0partitionIndexesArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
+
+function decodeDescribeProducersRequestV0TopicRequest(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); r.path = "topics.partitionIndexes"; const v1 = readDescribeProducersRequestV0partitionIndexesArray(r); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "partitionIndexes": v1, _unknownTaggedFields: unk }; }
+
+function defaultDescribeProducersRequestV0TopicRequest() { return { "name": "", "partitionIndexes": [] }; }
+
+function isDefaultDescribeProducersRequestV0TopicRequest(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["partitionIndexes"] == null || v["partitionIndexes"].length === 0); }
+
+function readDescribeProducersRequestV0topicsArray(r: Reader) { const n0 = r.compactArrayLength(3, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeProducersRequestV0TopicRequest(r)); return a1; }
+
+function decodeDescribeProducersRequestV0Fields(r: Reader) { r.path = "topics"; const v0 = readDescribeProducersRequestV0topicsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topics": v0, _unknownTaggedFields: unk }; }
+
+const DescribeProducersRequestV0Context: EncodeContext = { api: "DescribeProducersRequest", version: 0 };
+
+function encodeDescribeProducersRequestV0TopicRequest(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); const x2 = v["partitionIndexes"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitionIndexes may not be null in version ${c.version}`, { ...c, field: "topics[].partitionIndexes" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeProducersRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeDescribeProducersRequestV0TopicRequest(w, it2 ?? {}, c); } } let tags3: Array<[number, (s: Writer) => void]> | undefined; if (tags3 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags3 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeProducersRequestV0(w: Writer, v: any): void { encodeDescribeProducersRequestV0Fields(w, v, DescribeProducersRequestV0Context); }
+
+function decodeDescribeProducersRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeProducersRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeProducersRequest", 0, r); } }
+
 // ---- DescribeProducersResponse version 0 ----
 
 function decodeDescribeProducersResponseV0ProducerState(r: Reader) { r.path = "topics.partitions.activeProducers.producerId"; const v0 = r.int64(); r.path = "topics.partitions.activeProducers.producerEpoch"; const v1 = r.int32(); r.path = "topics.partitions.activeProducers.lastSequence"; const v2 = r.int32(); r.path = "topics.partitions.activeProducers.lastTimestamp"; const v3 = r.int64(); r.path = "topics.partitions.activeProducers.coordinatorEpoch"; const v4 = r.int32(); r.path = "topics.partitions.activeProducers.currentTxnStartOffset"; const v5 = r.int64(); r.path = "topics.partitions.activeProducers.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "producerId": v0, "producerEpoch": v1, "lastSequence": v2, "lastTimestamp": v3, "coordinatorEpoch": v4, "currentTxnStartOffset": v5, _unknownTaggedFields: unk }; }
@@ -221,10 +218,26 @@ function encodeDescribeProducersResponseV0(w: Writer, v: any): void { encodeDesc
 
 function decodeDescribeProducersResponseV0(r: Reader): Record<string, unknown> { try { return decodeDescribeProducersResponseV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeProducersResponse", 0, r); } }
 
-/** DescribeProducersResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeProducersResponseCodecs: GeneratedMessage = {
-  fingerprint: "cd0639dc83f",
-  versions: {
+return {
+  DescribeProducersRequest: {
+    0: { decode: decodeDescribeProducersRequestV0, encode: encodeDescribeProducersRequestV0 },
+  },
+  DescribeProducersResponse: {
     0: { decode: decodeDescribeProducersResponseV0, encode: encodeDescribeProducersResponseV0 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DescribeProducersRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeProducersRequestCodecs: GeneratedMessage = {
+  fingerprint: "3ed69fcc1c7",
+  get versions() { return codecs().DescribeProducersRequest; },
+};
+
+/** DescribeProducersResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeProducersResponseCodecs: GeneratedMessage = {
+  fingerprint: "cd0639dc83f",
+  get versions() { return codecs().DescribeProducersResponse; },
 };

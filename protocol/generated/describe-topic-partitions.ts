@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -65,44 +67,6 @@ export interface DescribeTopicPartitionsRequestCursor {
   partitionIndex: number;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- DescribeTopicPartitionsRequest version 0 ----
-
-function decodeDescribeTopicPartitionsRequestV0TopicRequest(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, _unknownTaggedFields: unk }; }
-
-function defaultDescribeTopicPartitionsRequestV0TopicRequest() { return { "name": "" }; }
-
-function isDefaultDescribeTopicPartitionsRequestV0TopicRequest(v: any): boolean { return (v["name"] === undefined || v["name"] === ""); }
-
-function readDescribeTopicPartitionsRequestV0topicsArray(r: Reader) { const n0 = r.compactArrayLength(2, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeTopicPartitionsRequestV0TopicRequest(r)); return a1; }
-
-function decodeDescribeTopicPartitionsRequestV0Cursor(r: Reader) { r.path = "cursor.topicName"; const v0 = r.compactString(); r.path = "cursor.partitionIndex"; const v1 = r.int32(); r.path = "cursor.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topicName": v0, "partitionIndex": v1, _unknownTaggedFields: unk }; }
-
-function defaultDescribeTopicPartitionsRequestV0Cursor() { return { "topicName": "", "partitionIndex": 0 }; }
-
-function isDefaultDescribeTopicPartitionsRequestV0Cursor(v: any): boolean { return (v["topicName"] === undefined || v["topicName"] === "") && (v["partitionIndex"] === undefined || v["partitionIndex"] === 0); }
-
-function decodeDescribeTopicPartitionsRequestV0Fields(r: Reader) { r.path = "topics"; const v0 = readDescribeTopicPartitionsRequestV0topicsArray(r); r.path = "responsePartitionLimit"; const v1 = r.int32(); r.path = "cursor"; const v2 = (r.int8() < 0 ? null : decodeDescribeTopicPartitionsRequestV0Cursor(r)); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topics": v0, "responsePartitionLimit": v1, "cursor": v2, _unknownTaggedFields: unk }; }
-
-const DescribeTopicPartitionsRequestV0Context: EncodeContext = { api: "DescribeTopicPartitionsRequest", version: 0 };
-
-function encodeDescribeTopicPartitionsRequestV0TopicRequest(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); let tags2: Array<[number, (s: Writer) => void]> | undefined; if (tags2 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags2 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeTopicPartitionsRequestV0Cursor(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topicName"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`cursor.topicName may not be null in version ${c.version}`, { ...c, field: "cursor.topicName" }); w.compactString(y1 ?? ''); const x2 = v["partitionIndex"]; const y3 = (x2 === undefined ? 0 : x2); w.int32(y3 ?? 0); let tags4: Array<[number, (s: Writer) => void]> | undefined; if (tags4 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags4 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeTopicPartitionsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeDescribeTopicPartitionsRequestV0TopicRequest(w, it2 ?? {}, c); } } const x3 = v["responsePartitionLimit"]; const y4 = (x3 === undefined ? 2000 : x3); w.int32(y4 ?? 0); const x5 = v["cursor"]; const y6 = (x5 === undefined ? null : x5); if (y6 == null) w.int8(-1); else { w.int8(1); encodeDescribeTopicPartitionsRequestV0Cursor(w, y6 ?? {}, c); } let tags7: Array<[number, (s: Writer) => void]> | undefined; if (tags7 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags7 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeTopicPartitionsRequestV0(w: Writer, v: any): void { encodeDescribeTopicPartitionsRequestV0Fields(w, v, DescribeTopicPartitionsRequestV0Context); }
-
-function decodeDescribeTopicPartitionsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeTopicPartitionsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeTopicPartitionsRequest", 0, r); } }
-
-/** DescribeTopicPartitionsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeTopicPartitionsRequestCodecs: GeneratedMessage = {
-  fingerprint: "4507d28038e",
-  versions: {
-    0: { decode: decodeDescribeTopicPartitionsRequestV0, encode: encodeDescribeTopicPartitionsRequestV0 },
-  },
-};
 
 /** DescribeTopicPartitionsResponse, every version: a field not in a version holds its default. */
 export interface DescribeTopicPartitionsResponse {
@@ -244,6 +208,39 @@ export interface DescribeTopicPartitionsResponseCursor {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DescribeTopicPartitionsRequest: MessageCodecTable; DescribeTopicPartitionsResponse: MessageCodecTable } {
+
+// ---- DescribeTopicPartitionsRequest version 0 ----
+
+function decodeDescribeTopicPartitionsRequestV0TopicRequest(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, _unknownTaggedFields: unk }; }
+
+function defaultDescribeTopicPartitionsRequestV0TopicRequest() { return { "name": "" }; }
+
+function isDefaultDescribeTopicPartitionsRequestV0TopicRequest(v: any): boolean { return (v["name"] === undefined || v["name"] === ""); }
+
+function readDescribeTopicPartitionsRequestV0topicsArray(r: Reader) { const n0 = r.compactArrayLength(2, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeTopicPartitionsRequestV0TopicRequest(r)); return a1; }
+
+function decodeDescribeTopicPartitionsRequestV0Cursor(r: Reader) { r.path = "cursor.topicName"; const v0 = r.compactString(); r.path = "cursor.partitionIndex"; const v1 = r.int32(); r.path = "cursor.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topicName": v0, "partitionIndex": v1, _unknownTaggedFields: unk }; }
+
+function defaultDescribeTopicPartitionsRequestV0Cursor() { return { "topicName": "", "partitionIndex": 0 }; }
+
+function isDefaultDescribeTopicPartitionsRequestV0Cursor(v: any): boolean { return (v["topicName"] === undefined || v["topicName"] === "") && (v["partitionIndex"] === undefined || v["partitionIndex"] === 0); }
+
+function decodeDescribeTopicPartitionsRequestV0Fields(r: Reader) { r.path = "topics"; const v0 = readDescribeTopicPartitionsRequestV0topicsArray(r); r.path = "responsePartitionLimit"; const v1 = r.int32(); r.path = "cursor"; const v2 = (r.int8() < 0 ? null : decodeDescribeTopicPartitionsRequestV0Cursor(r)); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topics": v0, "responsePartitionLimit": v1, "cursor": v2, _unknownTaggedFields: unk }; }
+
+const DescribeTopicPartitionsRequestV0Context: EncodeContext = { api: "DescribeTopicPartitionsRequest", version: 0 };
+
+function encodeDescribeTopicPartitionsRequestV0TopicRequest(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); let tags2: Array<[number, (s: Writer) => void]> | undefined; if (tags2 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags2 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeTopicPartitionsRequestV0Cursor(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topicName"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`cursor.topicName may not be null in version ${c.version}`, { ...c, field: "cursor.topicName" }); w.compactString(y1 ?? ''); const x2 = v["partitionIndex"]; const y3 = (x2 === undefined ? 0 : x2); w.int32(y3 ?? 0); let tags4: Array<[number, (s: Writer) => void]> | undefined; if (tags4 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags4 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeTopicPartitionsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeDescribeTopicPartitionsRequestV0TopicRequest(w, it2 ?? {}, c); } } const x3 = v["responsePartitionLimit"]; const y4 = (x3 === undefined ? 2000 : x3); w.int32(y4 ?? 0); const x5 = v["cursor"]; const y6 = (x5 === undefined ? null : x5); if (y6 == null) w.int8(-1); else { w.int8(1); encodeDescribeTopicPartitionsRequestV0Cursor(w, y6 ?? {}, c); } let tags7: Array<[number, (s: Writer) => void]> | undefined; if (tags7 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags7 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeTopicPartitionsRequestV0(w: Writer, v: any): void { encodeDescribeTopicPartitionsRequestV0Fields(w, v, DescribeTopicPartitionsRequestV0Context); }
+
+function decodeDescribeTopicPartitionsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeTopicPartitionsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeTopicPartitionsRequest", 0, r); } }
+
 // ---- DescribeTopicPartitionsResponse version 0 ----
 
 function readDescribeTopicPartitionsResponseV0replicaNodesArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
@@ -284,10 +281,26 @@ function encodeDescribeTopicPartitionsResponseV0(w: Writer, v: any): void { enco
 
 function decodeDescribeTopicPartitionsResponseV0(r: Reader): Record<string, unknown> { try { return decodeDescribeTopicPartitionsResponseV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeTopicPartitionsResponse", 0, r); } }
 
-/** DescribeTopicPartitionsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeTopicPartitionsResponseCodecs: GeneratedMessage = {
-  fingerprint: "00b5f15ab72",
-  versions: {
+return {
+  DescribeTopicPartitionsRequest: {
+    0: { decode: decodeDescribeTopicPartitionsRequestV0, encode: encodeDescribeTopicPartitionsRequestV0 },
+  },
+  DescribeTopicPartitionsResponse: {
     0: { decode: decodeDescribeTopicPartitionsResponseV0, encode: encodeDescribeTopicPartitionsResponseV0 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DescribeTopicPartitionsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeTopicPartitionsRequestCodecs: GeneratedMessage = {
+  fingerprint: "4507d28038e",
+  get versions() { return codecs().DescribeTopicPartitionsRequest; },
+};
+
+/** DescribeTopicPartitionsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeTopicPartitionsResponseCodecs: GeneratedMessage = {
+  fingerprint: "00b5f15ab72",
+  get versions() { return codecs().DescribeTopicPartitionsResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -25,28 +27,6 @@ export interface DescribeTransactionsRequest {
   transactionalIds: string[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- DescribeTransactionsRequest version 0 ----
-
-function readDescribeTransactionsRequestV0transactionalIdsArray(r: Reader) { const n0 = r.compactArrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
-
-function decodeDescribeTransactionsRequestV0Fields(r: Reader) { r.path = "transactionalIds"; const v0 = readDescribeTransactionsRequestV0transactionalIdsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "transactionalIds": v0, _unknownTaggedFields: unk }; }
-
-const DescribeTransactionsRequestV0Context: EncodeContext = { api: "DescribeTransactionsRequest", version: 0 };
-
-function encodeDescribeTransactionsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["transactionalIds"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`transactionalIds may not be null in version ${c.version}`, { ...c, field: "transactionalIds" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`transactionalIds[] may not be null in version ${c.version}`, { ...c, field: "transactionalIds[]" }); w.compactString(it2 ?? ''); } } let tags3: Array<[number, (s: Writer) => void]> | undefined; if (tags3 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags3 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeTransactionsRequestV0(w: Writer, v: any): void { encodeDescribeTransactionsRequestV0Fields(w, v, DescribeTransactionsRequestV0Context); }
-
-function decodeDescribeTransactionsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeTransactionsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeTransactionsRequest", 0, r); } }
-
-/** DescribeTransactionsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeTransactionsRequestCodecs: GeneratedMessage = {
-  fingerprint: "faed9666101",
-  versions: {
-    0: { decode: decodeDescribeTransactionsRequestV0, encode: encodeDescribeTransactionsRequestV0 },
-  },
-};
 
 /** DescribeTransactionsResponse, every version: a field not in a version holds its default. */
 export interface DescribeTransactionsResponse {
@@ -135,6 +115,23 @@ export interface DescribeTransactionsResponseTransactionState {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DescribeTransactionsRequest: MessageCodecTable; DescribeTransactionsResponse: MessageCodecTable } {
+
+// ---- DescribeTransactionsRequest version 0 ----
+
+function readDescribeTransactionsRequestV0transactionalIdsArray(r: Reader) { const n0 = r.compactArrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
+
+function decodeDescribeTransactionsRequestV0Fields(r: Reader) { r.path = "transactionalIds"; const v0 = readDescribeTransactionsRequestV0transactionalIdsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "transactionalIds": v0, _unknownTaggedFields: unk }; }
+
+const DescribeTransactionsRequestV0Context: EncodeContext = { api: "DescribeTransactionsRequest", version: 0 };
+
+function encodeDescribeTransactionsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["transactionalIds"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`transactionalIds may not be null in version ${c.version}`, { ...c, field: "transactionalIds" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`transactionalIds[] may not be null in version ${c.version}`, { ...c, field: "transactionalIds[]" }); w.compactString(it2 ?? ''); } } let tags3: Array<[number, (s: Writer) => void]> | undefined; if (tags3 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags3 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeTransactionsRequestV0(w: Writer, v: any): void { encodeDescribeTransactionsRequestV0Fields(w, v, DescribeTransactionsRequestV0Context); }
+
+function decodeDescribeTransactionsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeTransactionsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeTransactionsRequest", 0, r); } }
+
 // ---- DescribeTransactionsResponse version 0 ----
 
 function readDescribeTransactionsResponseV0partitionsArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
@@ -169,10 +166,26 @@ function encodeDescribeTransactionsResponseV0(w: Writer, v: any): void { encodeD
 
 function decodeDescribeTransactionsResponseV0(r: Reader): Record<string, unknown> { try { return decodeDescribeTransactionsResponseV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeTransactionsResponse", 0, r); } }
 
-/** DescribeTransactionsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeTransactionsResponseCodecs: GeneratedMessage = {
-  fingerprint: "7706b24668a",
-  versions: {
+return {
+  DescribeTransactionsRequest: {
+    0: { decode: decodeDescribeTransactionsRequestV0, encode: encodeDescribeTransactionsRequestV0 },
+  },
+  DescribeTransactionsResponse: {
     0: { decode: decodeDescribeTransactionsResponseV0, encode: encodeDescribeTransactionsResponseV0 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DescribeTransactionsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeTransactionsRequestCodecs: GeneratedMessage = {
+  fingerprint: "faed9666101",
+  get versions() { return codecs().DescribeTransactionsRequest; },
+};
+
+/** DescribeTransactionsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeTransactionsResponseCodecs: GeneratedMessage = {
+  fingerprint: "7706b24668a",
+  get versions() { return codecs().DescribeTransactionsResponse; },
 };

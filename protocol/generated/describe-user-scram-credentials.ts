@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -36,36 +38,6 @@ export interface DescribeUserScramCredentialsRequestUserName {
   name: string;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- DescribeUserScramCredentialsRequest version 0 ----
-
-function decodeDescribeUserScramCredentialsRequestV0UserName(r: Reader) { r.path = "users.name"; const v0 = r.compactString(); r.path = "users.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, _unknownTaggedFields: unk }; }
-
-function defaultDescribeUserScramCredentialsRequestV0UserName() { return { "name": "" }; }
-
-function isDefaultDescribeUserScramCredentialsRequestV0UserName(v: any): boolean { return (v["name"] === undefined || v["name"] === ""); }
-
-function readDescribeUserScramCredentialsRequestV0usersArray(r: Reader) { const n0 = r.compactArrayLength(2, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeUserScramCredentialsRequestV0UserName(r)); return a1; }
-
-function decodeDescribeUserScramCredentialsRequestV0Fields(r: Reader) { r.path = "users"; const v0 = readDescribeUserScramCredentialsRequestV0usersArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "users": v0, _unknownTaggedFields: unk }; }
-
-const DescribeUserScramCredentialsRequestV0Context: EncodeContext = { api: "DescribeUserScramCredentialsRequest", version: 0 };
-
-function encodeDescribeUserScramCredentialsRequestV0UserName(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`users[].name may not be null in version ${c.version}`, { ...c, field: "users[].name" }); w.compactString(y1 ?? ''); let tags2: Array<[number, (s: Writer) => void]> | undefined; if (tags2 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags2 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeUserScramCredentialsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["users"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.uvarint(0); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`users[] may not be null in version ${c.version}`, { ...c, field: "users[]" }); encodeDescribeUserScramCredentialsRequestV0UserName(w, it2 ?? {}, c); } } let tags3: Array<[number, (s: Writer) => void]> | undefined; if (tags3 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags3 ?? [], v._unknownTaggedFields); }
-
-function encodeDescribeUserScramCredentialsRequestV0(w: Writer, v: any): void { encodeDescribeUserScramCredentialsRequestV0Fields(w, v, DescribeUserScramCredentialsRequestV0Context); }
-
-function decodeDescribeUserScramCredentialsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeUserScramCredentialsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeUserScramCredentialsRequest", 0, r); } }
-
-/** DescribeUserScramCredentialsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeUserScramCredentialsRequestCodecs: GeneratedMessage = {
-  fingerprint: "9402a92a163",
-  versions: {
-    0: { decode: decodeDescribeUserScramCredentialsRequestV0, encode: encodeDescribeUserScramCredentialsRequestV0 },
-  },
-};
 
 /** DescribeUserScramCredentialsResponse, every version: a field not in a version holds its default. */
 export interface DescribeUserScramCredentialsResponse {
@@ -142,6 +114,31 @@ export interface DescribeUserScramCredentialsResponseDescribeUserScramCredential
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { DescribeUserScramCredentialsRequest: MessageCodecTable; DescribeUserScramCredentialsResponse: MessageCodecTable } {
+
+// ---- DescribeUserScramCredentialsRequest version 0 ----
+
+function decodeDescribeUserScramCredentialsRequestV0UserName(r: Reader) { r.path = "users.name"; const v0 = r.compactString(); r.path = "users.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, _unknownTaggedFields: unk }; }
+
+function defaultDescribeUserScramCredentialsRequestV0UserName() { return { "name": "" }; }
+
+function isDefaultDescribeUserScramCredentialsRequestV0UserName(v: any): boolean { return (v["name"] === undefined || v["name"] === ""); }
+
+function readDescribeUserScramCredentialsRequestV0usersArray(r: Reader) { const n0 = r.compactArrayLength(2, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeDescribeUserScramCredentialsRequestV0UserName(r)); return a1; }
+
+function decodeDescribeUserScramCredentialsRequestV0Fields(r: Reader) { r.path = "users"; const v0 = readDescribeUserScramCredentialsRequestV0usersArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "users": v0, _unknownTaggedFields: unk }; }
+
+const DescribeUserScramCredentialsRequestV0Context: EncodeContext = { api: "DescribeUserScramCredentialsRequest", version: 0 };
+
+function encodeDescribeUserScramCredentialsRequestV0UserName(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`users[].name may not be null in version ${c.version}`, { ...c, field: "users[].name" }); w.compactString(y1 ?? ''); let tags2: Array<[number, (s: Writer) => void]> | undefined; if (tags2 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags2 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeUserScramCredentialsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["users"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.uvarint(0); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`users[] may not be null in version ${c.version}`, { ...c, field: "users[]" }); encodeDescribeUserScramCredentialsRequestV0UserName(w, it2 ?? {}, c); } } let tags3: Array<[number, (s: Writer) => void]> | undefined; if (tags3 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags3 ?? [], v._unknownTaggedFields); }
+
+function encodeDescribeUserScramCredentialsRequestV0(w: Writer, v: any): void { encodeDescribeUserScramCredentialsRequestV0Fields(w, v, DescribeUserScramCredentialsRequestV0Context); }
+
+function decodeDescribeUserScramCredentialsRequestV0(r: Reader): Record<string, unknown> { try { return decodeDescribeUserScramCredentialsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeUserScramCredentialsRequest", 0, r); } }
+
 // ---- DescribeUserScramCredentialsResponse version 0 ----
 
 function decodeDescribeUserScramCredentialsResponseV0CredentialInfo(r: Reader) { r.path = "results.credentialInfos.mechanism"; const v0 = r.int8(); r.path = "results.credentialInfos.iterations"; const v1 = r.int32(); r.path = "results.credentialInfos.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "mechanism": v0, "iterations": v1, _unknownTaggedFields: unk }; }
@@ -174,10 +171,26 @@ function encodeDescribeUserScramCredentialsResponseV0(w: Writer, v: any): void {
 
 function decodeDescribeUserScramCredentialsResponseV0(r: Reader): Record<string, unknown> { try { return decodeDescribeUserScramCredentialsResponseV0Fields(r); } catch (err) { throw annotateDecodeError(err, "DescribeUserScramCredentialsResponse", 0, r); } }
 
-/** DescribeUserScramCredentialsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const DescribeUserScramCredentialsResponseCodecs: GeneratedMessage = {
-  fingerprint: "8b6b06ba570",
-  versions: {
+return {
+  DescribeUserScramCredentialsRequest: {
+    0: { decode: decodeDescribeUserScramCredentialsRequestV0, encode: encodeDescribeUserScramCredentialsRequestV0 },
+  },
+  DescribeUserScramCredentialsResponse: {
     0: { decode: decodeDescribeUserScramCredentialsResponseV0, encode: encodeDescribeUserScramCredentialsResponseV0 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** DescribeUserScramCredentialsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeUserScramCredentialsRequestCodecs: GeneratedMessage = {
+  fingerprint: "9402a92a163",
+  get versions() { return codecs().DescribeUserScramCredentialsRequest; },
+};
+
+/** DescribeUserScramCredentialsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const DescribeUserScramCredentialsResponseCodecs: GeneratedMessage = {
+  fingerprint: "8b6b06ba570",
+  get versions() { return codecs().DescribeUserScramCredentialsResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -54,72 +56,6 @@ export interface ElectLeadersRequestTopicPartitions {
   partitions: number[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- ElectLeadersRequest version 0 ----
-
-function readElectLeadersRequestV0partitionsArray(r: Reader) { const n0 = r.arrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
-
-function decodeElectLeadersRequestV0TopicPartitions(r: Reader) { r.path = "topicPartitions.topic"; const v0 = r.string(); r.path = "topicPartitions.partitions"; const v1 = readElectLeadersRequestV0partitionsArray(r); return { "topic": v0, "partitions": v1 }; }
-
-function defaultElectLeadersRequestV0TopicPartitions() { return { "topic": "", "partitions": [] }; }
-
-function isDefaultElectLeadersRequestV0TopicPartitions(v: any): boolean { return (v["topic"] === undefined || v["topic"] === "") && (v["partitions"] == null || v["partitions"].length === 0); }
-
-function readElectLeadersRequestV0topicPartitionsArray(r: Reader) { const n0 = r.arrayLength(2, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeElectLeadersRequestV0TopicPartitions(r)); return a1; }
-
-function decodeElectLeadersRequestV0Fields(r: Reader) { r.path = "topicPartitions"; const v0 = readElectLeadersRequestV0topicPartitionsArray(r); r.path = "timeoutMs"; const v1 = r.int32(); let v2: any = 0; return { "electionType": v2, "topicPartitions": v0, "timeoutMs": v1 }; }
-
-const ElectLeadersRequestV0Context: EncodeContext = { api: "ElectLeadersRequest", version: 0 };
-
-function encodeElectLeadersRequestV0TopicPartitions(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topic"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topicPartitions[].topic may not be null in version ${c.version}`, { ...c, field: "topicPartitions[].topic" }); w.string(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topicPartitions[].partitions may not be null in version ${c.version}`, { ...c, field: "topicPartitions[].partitions" }); if (y3 == null) { w.int32(0); } else { w.int32(y3.length); for (const it4 of y3) { w.int32(it4 ?? 0); } } }
-
-function encodeElectLeadersRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["electionType"] !== undefined && !(v["electionType"] === undefined || v["electionType"] === 0)) throw new ProtocolError(`electionType is not supported in version ${c.version}`, { ...c, field: "electionType" }); const x0 = v["topicPartitions"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.int32(-1); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topicPartitions[] may not be null in version ${c.version}`, { ...c, field: "topicPartitions[]" }); encodeElectLeadersRequestV0TopicPartitions(w, it2 ?? {}, c); } } const x3 = v["timeoutMs"]; const y4 = (x3 === undefined ? 60000 : x3); w.int32(y4 ?? 0); }
-
-function encodeElectLeadersRequestV0(w: Writer, v: any): void { encodeElectLeadersRequestV0Fields(w, v, ElectLeadersRequestV0Context); }
-
-function decodeElectLeadersRequestV0(r: Reader): Record<string, unknown> { try { return decodeElectLeadersRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ElectLeadersRequest", 0, r); } }
-
-// ---- ElectLeadersRequest version 1 ----
-
-function decodeElectLeadersRequestV1Fields(r: Reader) { r.path = "electionType"; const v0 = r.int8(); r.path = "topicPartitions"; const v1 = readElectLeadersRequestV0topicPartitionsArray(r); r.path = "timeoutMs"; const v2 = r.int32(); return { "electionType": v0, "topicPartitions": v1, "timeoutMs": v2 }; }
-
-const ElectLeadersRequestV1Context: EncodeContext = { api: "ElectLeadersRequest", version: 1 };
-
-function encodeElectLeadersRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["electionType"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["topicPartitions"]; const y3 = (x2 === undefined ? [] : x2);  if (y3 == null) { w.int32(-1); } else { w.int32(y3.length); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topicPartitions[] may not be null in version ${c.version}`, { ...c, field: "topicPartitions[]" }); encodeElectLeadersRequestV0TopicPartitions(w, it4 ?? {}, c); } } const x5 = v["timeoutMs"]; const y6 = (x5 === undefined ? 60000 : x5); w.int32(y6 ?? 0); }
-
-function encodeElectLeadersRequestV1(w: Writer, v: any): void { encodeElectLeadersRequestV1Fields(w, v, ElectLeadersRequestV1Context); }
-
-function decodeElectLeadersRequestV1(r: Reader): Record<string, unknown> { try { return decodeElectLeadersRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "ElectLeadersRequest", 1, r); } }
-
-// ---- ElectLeadersRequest version 2 ----
-
-function readElectLeadersRequestV2partitionsArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
-
-function decodeElectLeadersRequestV2TopicPartitions(r: Reader) { r.path = "topicPartitions.topic"; const v0 = r.compactString(); r.path = "topicPartitions.partitions"; const v1 = readElectLeadersRequestV2partitionsArray(r); r.path = "topicPartitions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topic": v0, "partitions": v1, _unknownTaggedFields: unk }; }
-
-function readElectLeadersRequestV2topicPartitionsArray(r: Reader) { const n0 = r.compactArrayLength(3, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeElectLeadersRequestV2TopicPartitions(r)); return a1; }
-
-function decodeElectLeadersRequestV2Fields(r: Reader) { r.path = "electionType"; const v0 = r.int8(); r.path = "topicPartitions"; const v1 = readElectLeadersRequestV2topicPartitionsArray(r); r.path = "timeoutMs"; const v2 = r.int32(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "electionType": v0, "topicPartitions": v1, "timeoutMs": v2, _unknownTaggedFields: unk }; }
-
-const ElectLeadersRequestV2Context: EncodeContext = { api: "ElectLeadersRequest", version: 2 };
-
-function encodeElectLeadersRequestV2TopicPartitions(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topic"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topicPartitions[].topic may not be null in version ${c.version}`, { ...c, field: "topicPartitions[].topic" }); w.compactString(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topicPartitions[].partitions may not be null in version ${c.version}`, { ...c, field: "topicPartitions[].partitions" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
-
-function encodeElectLeadersRequestV2Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["electionType"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["topicPartitions"]; const y3 = (x2 === undefined ? [] : x2);  if (y3 == null) { w.uvarint(0); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topicPartitions[] may not be null in version ${c.version}`, { ...c, field: "topicPartitions[]" }); encodeElectLeadersRequestV2TopicPartitions(w, it4 ?? {}, c); } } const x5 = v["timeoutMs"]; const y6 = (x5 === undefined ? 60000 : x5); w.int32(y6 ?? 0); let tags7: Array<[number, (s: Writer) => void]> | undefined; if (tags7 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags7 ?? [], v._unknownTaggedFields); }
-
-function encodeElectLeadersRequestV2(w: Writer, v: any): void { encodeElectLeadersRequestV2Fields(w, v, ElectLeadersRequestV2Context); }
-
-function decodeElectLeadersRequestV2(r: Reader): Record<string, unknown> { try { return decodeElectLeadersRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "ElectLeadersRequest", 2, r); } }
-
-/** ElectLeadersRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ElectLeadersRequestCodecs: GeneratedMessage = {
-  fingerprint: "c1b0918230f",
-  versions: {
-    0: { decode: decodeElectLeadersRequestV0, encode: encodeElectLeadersRequestV0 },
-    1: { decode: decodeElectLeadersRequestV1, encode: encodeElectLeadersRequestV1 },
-    2: { decode: decodeElectLeadersRequestV2, encode: encodeElectLeadersRequestV2 },
-  },
-};
 
 /** ElectLeadersResponse, every version: a field not in a version holds its default. */
 export interface ElectLeadersResponse {
@@ -183,6 +119,65 @@ export interface ElectLeadersResponseReplicaElectionResult {
   partitionResult: ElectLeadersResponsePartitionResult[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { ElectLeadersRequest: MessageCodecTable; ElectLeadersResponse: MessageCodecTable } {
+
+// ---- ElectLeadersRequest version 0 ----
+
+function readElectLeadersRequestV0partitionsArray(r: Reader) { const n0 = r.arrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
+
+function decodeElectLeadersRequestV0TopicPartitions(r: Reader) { r.path = "topicPartitions.topic"; const v0 = r.string(); r.path = "topicPartitions.partitions"; const v1 = readElectLeadersRequestV0partitionsArray(r); return { "topic": v0, "partitions": v1 }; }
+
+function defaultElectLeadersRequestV0TopicPartitions() { return { "topic": "", "partitions": [] }; }
+
+function isDefaultElectLeadersRequestV0TopicPartitions(v: any): boolean { return (v["topic"] === undefined || v["topic"] === "") && (v["partitions"] == null || v["partitions"].length === 0); }
+
+function readElectLeadersRequestV0topicPartitionsArray(r: Reader) { const n0 = r.arrayLength(2, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeElectLeadersRequestV0TopicPartitions(r)); return a1; }
+
+function decodeElectLeadersRequestV0Fields(r: Reader) { r.path = "topicPartitions"; const v0 = readElectLeadersRequestV0topicPartitionsArray(r); r.path = "timeoutMs"; const v1 = r.int32(); let v2: any = 0; return { "electionType": v2, "topicPartitions": v0, "timeoutMs": v1 }; }
+
+const ElectLeadersRequestV0Context: EncodeContext = { api: "ElectLeadersRequest", version: 0 };
+
+function encodeElectLeadersRequestV0TopicPartitions(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topic"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topicPartitions[].topic may not be null in version ${c.version}`, { ...c, field: "topicPartitions[].topic" }); w.string(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topicPartitions[].partitions may not be null in version ${c.version}`, { ...c, field: "topicPartitions[].partitions" }); if (y3 == null) { w.int32(0); } else { w.int32(y3.length); for (const it4 of y3) { w.int32(it4 ?? 0); } } }
+
+function encodeElectLeadersRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["electionType"] !== undefined && !(v["electionType"] === undefined || v["electionType"] === 0)) throw new ProtocolError(`electionType is not supported in version ${c.version}`, { ...c, field: "electionType" }); const x0 = v["topicPartitions"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.int32(-1); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topicPartitions[] may not be null in version ${c.version}`, { ...c, field: "topicPartitions[]" }); encodeElectLeadersRequestV0TopicPartitions(w, it2 ?? {}, c); } } const x3 = v["timeoutMs"]; const y4 = (x3 === undefined ? 60000 : x3); w.int32(y4 ?? 0); }
+
+function encodeElectLeadersRequestV0(w: Writer, v: any): void { encodeElectLeadersRequestV0Fields(w, v, ElectLeadersRequestV0Context); }
+
+function decodeElectLeadersRequestV0(r: Reader): Record<string, unknown> { try { return decodeElectLeadersRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ElectLeadersRequest", 0, r); } }
+
+// ---- ElectLeadersRequest version 1 ----
+
+function decodeElectLeadersRequestV1Fields(r: Reader) { r.path = "electionType"; const v0 = r.int8(); r.path = "topicPartitions"; const v1 = readElectLeadersRequestV0topicPartitionsArray(r); r.path = "timeoutMs"; const v2 = r.int32(); return { "electionType": v0, "topicPartitions": v1, "timeoutMs": v2 }; }
+
+const ElectLeadersRequestV1Context: EncodeContext = { api: "ElectLeadersRequest", version: 1 };
+
+function encodeElectLeadersRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["electionType"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["topicPartitions"]; const y3 = (x2 === undefined ? [] : x2);  if (y3 == null) { w.int32(-1); } else { w.int32(y3.length); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topicPartitions[] may not be null in version ${c.version}`, { ...c, field: "topicPartitions[]" }); encodeElectLeadersRequestV0TopicPartitions(w, it4 ?? {}, c); } } const x5 = v["timeoutMs"]; const y6 = (x5 === undefined ? 60000 : x5); w.int32(y6 ?? 0); }
+
+function encodeElectLeadersRequestV1(w: Writer, v: any): void { encodeElectLeadersRequestV1Fields(w, v, ElectLeadersRequestV1Context); }
+
+function decodeElectLeadersRequestV1(r: Reader): Record<string, unknown> { try { return decodeElectLeadersRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "ElectLeadersRequest", 1, r); } }
+
+// ---- ElectLeadersRequest version 2 ----
+
+function readElectLeadersRequestV2partitionsArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
+
+function decodeElectLeadersRequestV2TopicPartitions(r: Reader) { r.path = "topicPartitions.topic"; const v0 = r.compactString(); r.path = "topicPartitions.partitions"; const v1 = readElectLeadersRequestV2partitionsArray(r); r.path = "topicPartitions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topic": v0, "partitions": v1, _unknownTaggedFields: unk }; }
+
+function readElectLeadersRequestV2topicPartitionsArray(r: Reader) { const n0 = r.compactArrayLength(3, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeElectLeadersRequestV2TopicPartitions(r)); return a1; }
+
+function decodeElectLeadersRequestV2Fields(r: Reader) { r.path = "electionType"; const v0 = r.int8(); r.path = "topicPartitions"; const v1 = readElectLeadersRequestV2topicPartitionsArray(r); r.path = "timeoutMs"; const v2 = r.int32(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "electionType": v0, "topicPartitions": v1, "timeoutMs": v2, _unknownTaggedFields: unk }; }
+
+const ElectLeadersRequestV2Context: EncodeContext = { api: "ElectLeadersRequest", version: 2 };
+
+function encodeElectLeadersRequestV2TopicPartitions(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topic"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topicPartitions[].topic may not be null in version ${c.version}`, { ...c, field: "topicPartitions[].topic" }); w.compactString(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topicPartitions[].partitions may not be null in version ${c.version}`, { ...c, field: "topicPartitions[].partitions" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+
+function encodeElectLeadersRequestV2Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["electionType"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["topicPartitions"]; const y3 = (x2 === undefined ? [] : x2);  if (y3 == null) { w.uvarint(0); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topicPartitions[] may not be null in version ${c.version}`, { ...c, field: "topicPartitions[]" }); encodeElectLeadersRequestV2TopicPartitions(w, it4 ?? {}, c); } } const x5 = v["timeoutMs"]; const y6 = (x5 === undefined ? 60000 : x5); w.int32(y6 ?? 0); let tags7: Array<[number, (s: Writer) => void]> | undefined; if (tags7 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags7 ?? [], v._unknownTaggedFields); }
+
+function encodeElectLeadersRequestV2(w: Writer, v: any): void { encodeElectLeadersRequestV2Fields(w, v, ElectLeadersRequestV2Context); }
+
+function decodeElectLeadersRequestV2(r: Reader): Record<string, unknown> { try { return decodeElectLeadersRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "ElectLeadersRequest", 2, r); } }
 
 // ---- ElectLeadersResponse version 0 ----
 
@@ -252,12 +247,30 @@ function encodeElectLeadersResponseV2(w: Writer, v: any): void { encodeElectLead
 
 function decodeElectLeadersResponseV2(r: Reader): Record<string, unknown> { try { return decodeElectLeadersResponseV2Fields(r); } catch (err) { throw annotateDecodeError(err, "ElectLeadersResponse", 2, r); } }
 
-/** ElectLeadersResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ElectLeadersResponseCodecs: GeneratedMessage = {
-  fingerprint: "40ad1ed048c",
-  versions: {
+return {
+  ElectLeadersRequest: {
+    0: { decode: decodeElectLeadersRequestV0, encode: encodeElectLeadersRequestV0 },
+    1: { decode: decodeElectLeadersRequestV1, encode: encodeElectLeadersRequestV1 },
+    2: { decode: decodeElectLeadersRequestV2, encode: encodeElectLeadersRequestV2 },
+  },
+  ElectLeadersResponse: {
     0: { decode: decodeElectLeadersResponseV0, encode: encodeElectLeadersResponseV0 },
     1: { decode: decodeElectLeadersResponseV1, encode: encodeElectLeadersResponseV1 },
     2: { decode: decodeElectLeadersResponseV2, encode: encodeElectLeadersResponseV2 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** ElectLeadersRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ElectLeadersRequestCodecs: GeneratedMessage = {
+  fingerprint: "c1b0918230f",
+  get versions() { return codecs().ElectLeadersRequest; },
+};
+
+/** ElectLeadersResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ElectLeadersResponseCodecs: GeneratedMessage = {
+  fingerprint: "40ad1ed048c",
+  get versions() { return codecs().ElectLeadersResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -43,6 +45,38 @@ export interface EndTxnRequest {
   committed: boolean;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** EndTxnResponse, every version: a field not in a version holds its default. */
+export interface EndTxnResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 0+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Error; 0 for none.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * v5+: producer id to use for the next transaction (KIP-890 bumps the epoch each time); -1 if not given.
+   *
+   * Versions 5+; default -1.
+   */
+  producerId: bigint;
+  /**
+   * v5+: producer epoch to use for the next transaction; -1 if not given.
+   *
+   * Versions 5+; default -1.
+   */
+  producerEpoch: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { EndTxnRequest: MessageCodecTable; EndTxnResponse: MessageCodecTable } {
 
 // ---- EndTxnRequest version 0 ----
 
@@ -99,48 +133,6 @@ const EndTxnRequestV5Context: EncodeContext = { api: "EndTxnRequest", version: 5
 function encodeEndTxnRequestV5(w: Writer, v: any): void { encodeEndTxnRequestV3Fields(w, v, EndTxnRequestV5Context); }
 
 function decodeEndTxnRequestV5(r: Reader): Record<string, unknown> { try { return decodeEndTxnRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "EndTxnRequest", 5, r); } }
-
-/** EndTxnRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const EndTxnRequestCodecs: GeneratedMessage = {
-  fingerprint: "c023c7e3203",
-  versions: {
-    0: { decode: decodeEndTxnRequestV0, encode: encodeEndTxnRequestV0 },
-    1: { decode: decodeEndTxnRequestV1, encode: encodeEndTxnRequestV1 },
-    2: { decode: decodeEndTxnRequestV2, encode: encodeEndTxnRequestV2 },
-    3: { decode: decodeEndTxnRequestV3, encode: encodeEndTxnRequestV3 },
-    4: { decode: decodeEndTxnRequestV4, encode: encodeEndTxnRequestV4 },
-    5: { decode: decodeEndTxnRequestV5, encode: encodeEndTxnRequestV5 },
-  },
-};
-
-/** EndTxnResponse, every version: a field not in a version holds its default. */
-export interface EndTxnResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 0+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Error; 0 for none.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * v5+: producer id to use for the next transaction (KIP-890 bumps the epoch each time); -1 if not given.
-   *
-   * Versions 5+; default -1.
-   */
-  producerId: bigint;
-  /**
-   * v5+: producer epoch to use for the next transaction; -1 if not given.
-   *
-   * Versions 5+; default -1.
-   */
-  producerEpoch: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
 
 // ---- EndTxnResponse version 0 ----
 
@@ -202,10 +194,16 @@ function encodeEndTxnResponseV5(w: Writer, v: any): void { encodeEndTxnResponseV
 
 function decodeEndTxnResponseV5(r: Reader): Record<string, unknown> { try { return decodeEndTxnResponseV5Fields(r); } catch (err) { throw annotateDecodeError(err, "EndTxnResponse", 5, r); } }
 
-/** EndTxnResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const EndTxnResponseCodecs: GeneratedMessage = {
-  fingerprint: "656299b02b8",
-  versions: {
+return {
+  EndTxnRequest: {
+    0: { decode: decodeEndTxnRequestV0, encode: encodeEndTxnRequestV0 },
+    1: { decode: decodeEndTxnRequestV1, encode: encodeEndTxnRequestV1 },
+    2: { decode: decodeEndTxnRequestV2, encode: encodeEndTxnRequestV2 },
+    3: { decode: decodeEndTxnRequestV3, encode: encodeEndTxnRequestV3 },
+    4: { decode: decodeEndTxnRequestV4, encode: encodeEndTxnRequestV4 },
+    5: { decode: decodeEndTxnRequestV5, encode: encodeEndTxnRequestV5 },
+  },
+  EndTxnResponse: {
     0: { decode: decodeEndTxnResponseV0, encode: encodeEndTxnResponseV0 },
     1: { decode: decodeEndTxnResponseV1, encode: encodeEndTxnResponseV1 },
     2: { decode: decodeEndTxnResponseV2, encode: encodeEndTxnResponseV2 },
@@ -213,4 +211,19 @@ export const EndTxnResponseCodecs: GeneratedMessage = {
     4: { decode: decodeEndTxnResponseV4, encode: encodeEndTxnResponseV4 },
     5: { decode: decodeEndTxnResponseV5, encode: encodeEndTxnResponseV5 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** EndTxnRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const EndTxnRequestCodecs: GeneratedMessage = {
+  fingerprint: "c023c7e3203",
+  get versions() { return codecs().EndTxnRequest; },
+};
+
+/** EndTxnResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const EndTxnResponseCodecs: GeneratedMessage = {
+  fingerprint: "656299b02b8",
+  get versions() { return codecs().EndTxnResponse; },
 };

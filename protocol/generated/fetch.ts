@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -207,6 +209,235 @@ export interface FetchRequestForgottenTopic {
   partitions: number[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** FetchResponse, every version: a field not in a version holds its default. */
+export interface FetchResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 1+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Error for the whole request (e.g. a fetch session problem); 0 for none.
+   *
+   * Versions 7+.
+   */
+  errorCode: number;
+  /**
+   * Fetch session id to use next, or 0 if the broker keeps no session.
+   *
+   * Versions 7+; default 0.
+   */
+  sessionId: number;
+  /**
+   * Results, by topic.
+   *
+   * Versions 0+.
+   */
+  responses: FetchResponseFetchableTopicResponse[];
+  /**
+   * Addresses of the brokers named in currentLeader, so the client can reach them without a metadata request.
+   *
+   * Versions 16+; tag 0 in 16+.
+   */
+  nodeEndpoints: FetchResponseNodeEndpoint[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One EpochEndOffset of FetchResponse. */
+export interface FetchResponseEpochEndOffset {
+  /**
+   * Largest epoch the leader has at or before the requested one.
+   *
+   * Versions 12+; default -1.
+   */
+  epoch: number;
+  /**
+   * End offset of that epoch on the leader.
+   *
+   * Versions 12+; default -1.
+   */
+  endOffset: bigint;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One LeaderIdAndEpoch of FetchResponse. */
+export interface FetchResponseLeaderIdAndEpoch {
+  /**
+   * Broker id of the current leader, or -1 if unknown.
+   *
+   * Versions 12+; default -1.
+   */
+  leaderId: number;
+  /**
+   * Epoch of the current leader, or -1 if unknown.
+   *
+   * Versions 12+; default -1.
+   */
+  leaderEpoch: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One SnapshotId of FetchResponse. */
+export interface FetchResponseSnapshotId {
+  /**
+   * End offset of the snapshot.
+   *
+   * Versions 0+; default -1.
+   */
+  endOffset: bigint;
+  /**
+   * Epoch of the snapshot.
+   *
+   * Versions 0+; default -1.
+   */
+  epoch: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One AbortedTransaction of FetchResponse. */
+export interface FetchResponseAbortedTransaction {
+  /**
+   * Producer id of the aborted transaction.
+   *
+   * Versions 4+.
+   */
+  producerId: bigint;
+  /**
+   * Offset of the first record of the aborted transaction.
+   *
+   * Versions 4+.
+   */
+  firstOffset: bigint;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One PartitionData of FetchResponse. */
+export interface FetchResponsePartitionData {
+  /**
+   * Partition index within the topic.
+   *
+   * Versions 0+.
+   */
+  partitionIndex: number;
+  /**
+   * Error for this partition; 0 for none.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Offset after the last fully replicated record: how far a consumer can read.
+   *
+   * Versions 0+.
+   */
+  highWatermark: bigint;
+  /**
+   * Offset below which every transaction is decided: where read_committed stops; -1 if unknown.
+   *
+   * Versions 4+; default -1.
+   */
+  lastStableOffset: bigint;
+  /**
+   * Earliest offset still in the log; -1 if unknown.
+   *
+   * Versions 5+; default -1.
+   */
+  logStartOffset: bigint;
+  /**
+   * Set when the log diverges from the fetcher at lastFetchedEpoch: where the fetcher must truncate to.
+   *
+   * Versions 12+; tag 0 in 12+.
+   */
+  divergingEpoch: FetchResponseEpochEndOffset;
+  /**
+   * The new leader, when the fetch went to a broker that is no longer leader (KIP-951).
+   *
+   * Versions 12+; tag 1 in 12+.
+   */
+  currentLeader: FetchResponseLeaderIdAndEpoch;
+  /**
+   * Snapshot to fetch instead, when the offset is older than the log (KRaft metadata log only).
+   *
+   * Versions 12+; tag 2 in 12+.
+   */
+  snapshotId: FetchResponseSnapshotId;
+  /**
+   * Aborted transactions overlapping the returned records (read_committed only); null if none.
+   *
+   * Versions 4+; nullable in 4+.
+   */
+  abortedTransactions: FetchResponseAbortedTransaction[] | null;
+  /**
+   * Replica the consumer should fetch from instead (rack-aware fetching), or -1.
+   *
+   * Versions 11+; default -1.
+   */
+  preferredReadReplica: number;
+  /**
+   * The record batches, as raw bytes; null or empty if none.
+   *
+   * Versions 0+; nullable in 0+.
+   */
+  records: Buffer | null;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One FetchableTopicResponse of FetchResponse. */
+export interface FetchResponseFetchableTopicResponse {
+  /**
+   * Topic name (up to v12).
+   *
+   * Versions 0-12.
+   */
+  topic: string;
+  /**
+   * Topic id (v13 and later).
+   *
+   * Versions 13+.
+   */
+  topicId: string;
+  /**
+   * Results for the partitions of this topic.
+   *
+   * Versions 0+.
+   */
+  partitions: FetchResponsePartitionData[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One NodeEndpoint of FetchResponse. */
+export interface FetchResponseNodeEndpoint {
+  /**
+   * Broker id.
+   *
+   * Versions 16+.
+   */
+  nodeId: number;
+  /**
+   * Broker host name.
+   *
+   * Versions 16+.
+   */
+  host: string;
+  /**
+   * Broker port.
+   *
+   * Versions 16+.
+   */
+  port: number;
+  /**
+   * Broker rack, or null.
+   *
+   * Versions 16+; nullable in 16+; default null.
+   */
+  rack: string | null;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { FetchRequest: MessageCodecTable; FetchResponse: MessageCodecTable } {
 
 // ---- FetchRequest version 0 ----
 
@@ -528,258 +759,6 @@ function encodeFetchRequestV18(w: Writer, v: any): void { encodeFetchRequestV18F
 
 function decodeFetchRequestV18(r: Reader): Record<string, unknown> { try { return decodeFetchRequestV18Fields(r); } catch (err) { throw annotateDecodeError(err, "FetchRequest", 18, r); } }
 
-/** FetchRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const FetchRequestCodecs: GeneratedMessage = {
-  fingerprint: "c9529c26119c",
-  versions: {
-    0: { decode: decodeFetchRequestV0, encode: encodeFetchRequestV0 },
-    1: { decode: decodeFetchRequestV1, encode: encodeFetchRequestV1 },
-    2: { decode: decodeFetchRequestV2, encode: encodeFetchRequestV2 },
-    3: { decode: decodeFetchRequestV3, encode: encodeFetchRequestV3 },
-    4: { decode: decodeFetchRequestV4, encode: encodeFetchRequestV4 },
-    5: { decode: decodeFetchRequestV5, encode: encodeFetchRequestV5 },
-    6: { decode: decodeFetchRequestV6, encode: encodeFetchRequestV6 },
-    7: { decode: decodeFetchRequestV7, encode: encodeFetchRequestV7 },
-    8: { decode: decodeFetchRequestV8, encode: encodeFetchRequestV8 },
-    9: { decode: decodeFetchRequestV9, encode: encodeFetchRequestV9 },
-    10: { decode: decodeFetchRequestV10, encode: encodeFetchRequestV10 },
-    11: { decode: decodeFetchRequestV11, encode: encodeFetchRequestV11 },
-    12: { decode: decodeFetchRequestV12, encode: encodeFetchRequestV12 },
-    13: { decode: decodeFetchRequestV13, encode: encodeFetchRequestV13 },
-    14: { decode: decodeFetchRequestV14, encode: encodeFetchRequestV14 },
-    15: { decode: decodeFetchRequestV15, encode: encodeFetchRequestV15 },
-    16: { decode: decodeFetchRequestV16, encode: encodeFetchRequestV16 },
-    17: { decode: decodeFetchRequestV17, encode: encodeFetchRequestV17 },
-    18: { decode: decodeFetchRequestV18, encode: encodeFetchRequestV18 },
-  },
-};
-
-/** FetchResponse, every version: a field not in a version holds its default. */
-export interface FetchResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 1+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Error for the whole request (e.g. a fetch session problem); 0 for none.
-   *
-   * Versions 7+.
-   */
-  errorCode: number;
-  /**
-   * Fetch session id to use next, or 0 if the broker keeps no session.
-   *
-   * Versions 7+; default 0.
-   */
-  sessionId: number;
-  /**
-   * Results, by topic.
-   *
-   * Versions 0+.
-   */
-  responses: FetchResponseFetchableTopicResponse[];
-  /**
-   * Addresses of the brokers named in currentLeader, so the client can reach them without a metadata request.
-   *
-   * Versions 16+; tag 0 in 16+.
-   */
-  nodeEndpoints: FetchResponseNodeEndpoint[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One EpochEndOffset of FetchResponse. */
-export interface FetchResponseEpochEndOffset {
-  /**
-   * Largest epoch the leader has at or before the requested one.
-   *
-   * Versions 12+; default -1.
-   */
-  epoch: number;
-  /**
-   * End offset of that epoch on the leader.
-   *
-   * Versions 12+; default -1.
-   */
-  endOffset: bigint;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One LeaderIdAndEpoch of FetchResponse. */
-export interface FetchResponseLeaderIdAndEpoch {
-  /**
-   * Broker id of the current leader, or -1 if unknown.
-   *
-   * Versions 12+; default -1.
-   */
-  leaderId: number;
-  /**
-   * Epoch of the current leader, or -1 if unknown.
-   *
-   * Versions 12+; default -1.
-   */
-  leaderEpoch: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One SnapshotId of FetchResponse. */
-export interface FetchResponseSnapshotId {
-  /**
-   * End offset of the snapshot.
-   *
-   * Versions 0+; default -1.
-   */
-  endOffset: bigint;
-  /**
-   * Epoch of the snapshot.
-   *
-   * Versions 0+; default -1.
-   */
-  epoch: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One AbortedTransaction of FetchResponse. */
-export interface FetchResponseAbortedTransaction {
-  /**
-   * Producer id of the aborted transaction.
-   *
-   * Versions 4+.
-   */
-  producerId: bigint;
-  /**
-   * Offset of the first record of the aborted transaction.
-   *
-   * Versions 4+.
-   */
-  firstOffset: bigint;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One PartitionData of FetchResponse. */
-export interface FetchResponsePartitionData {
-  /**
-   * Partition index within the topic.
-   *
-   * Versions 0+.
-   */
-  partitionIndex: number;
-  /**
-   * Error for this partition; 0 for none.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Offset after the last fully replicated record: how far a consumer can read.
-   *
-   * Versions 0+.
-   */
-  highWatermark: bigint;
-  /**
-   * Offset below which every transaction is decided: where read_committed stops; -1 if unknown.
-   *
-   * Versions 4+; default -1.
-   */
-  lastStableOffset: bigint;
-  /**
-   * Earliest offset still in the log; -1 if unknown.
-   *
-   * Versions 5+; default -1.
-   */
-  logStartOffset: bigint;
-  /**
-   * Set when the log diverges from the fetcher at lastFetchedEpoch: where the fetcher must truncate to.
-   *
-   * Versions 12+; tag 0 in 12+.
-   */
-  divergingEpoch: FetchResponseEpochEndOffset;
-  /**
-   * The new leader, when the fetch went to a broker that is no longer leader (KIP-951).
-   *
-   * Versions 12+; tag 1 in 12+.
-   */
-  currentLeader: FetchResponseLeaderIdAndEpoch;
-  /**
-   * Snapshot to fetch instead, when the offset is older than the log (KRaft metadata log only).
-   *
-   * Versions 12+; tag 2 in 12+.
-   */
-  snapshotId: FetchResponseSnapshotId;
-  /**
-   * Aborted transactions overlapping the returned records (read_committed only); null if none.
-   *
-   * Versions 4+; nullable in 4+.
-   */
-  abortedTransactions: FetchResponseAbortedTransaction[] | null;
-  /**
-   * Replica the consumer should fetch from instead (rack-aware fetching), or -1.
-   *
-   * Versions 11+; default -1.
-   */
-  preferredReadReplica: number;
-  /**
-   * The record batches, as raw bytes; null or empty if none.
-   *
-   * Versions 0+; nullable in 0+.
-   */
-  records: Buffer | null;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One FetchableTopicResponse of FetchResponse. */
-export interface FetchResponseFetchableTopicResponse {
-  /**
-   * Topic name (up to v12).
-   *
-   * Versions 0-12.
-   */
-  topic: string;
-  /**
-   * Topic id (v13 and later).
-   *
-   * Versions 13+.
-   */
-  topicId: string;
-  /**
-   * Results for the partitions of this topic.
-   *
-   * Versions 0+.
-   */
-  partitions: FetchResponsePartitionData[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One NodeEndpoint of FetchResponse. */
-export interface FetchResponseNodeEndpoint {
-  /**
-   * Broker id.
-   *
-   * Versions 16+.
-   */
-  nodeId: number;
-  /**
-   * Broker host name.
-   *
-   * Versions 16+.
-   */
-  host: string;
-  /**
-   * Broker port.
-   *
-   * Versions 16+.
-   */
-  port: number;
-  /**
-   * Broker rack, or null.
-   *
-   * Versions 16+; nullable in 16+; default null.
-   */
-  rack: string | null;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- FetchResponse version 0 ----
 
 function decodeFetchResponseV0EpochEndOffset(r: Reader) { let v0: any = -1; let v1: any = -1n; return { "epoch": v0, "endOffset": v1 }; }
@@ -1094,10 +1073,29 @@ function encodeFetchResponseV18(w: Writer, v: any): void { encodeFetchResponseV1
 
 function decodeFetchResponseV18(r: Reader): Record<string, unknown> { try { return decodeFetchResponseV16Fields(r); } catch (err) { throw annotateDecodeError(err, "FetchResponse", 18, r); } }
 
-/** FetchResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const FetchResponseCodecs: GeneratedMessage = {
-  fingerprint: "4484711b11b8",
-  versions: {
+return {
+  FetchRequest: {
+    0: { decode: decodeFetchRequestV0, encode: encodeFetchRequestV0 },
+    1: { decode: decodeFetchRequestV1, encode: encodeFetchRequestV1 },
+    2: { decode: decodeFetchRequestV2, encode: encodeFetchRequestV2 },
+    3: { decode: decodeFetchRequestV3, encode: encodeFetchRequestV3 },
+    4: { decode: decodeFetchRequestV4, encode: encodeFetchRequestV4 },
+    5: { decode: decodeFetchRequestV5, encode: encodeFetchRequestV5 },
+    6: { decode: decodeFetchRequestV6, encode: encodeFetchRequestV6 },
+    7: { decode: decodeFetchRequestV7, encode: encodeFetchRequestV7 },
+    8: { decode: decodeFetchRequestV8, encode: encodeFetchRequestV8 },
+    9: { decode: decodeFetchRequestV9, encode: encodeFetchRequestV9 },
+    10: { decode: decodeFetchRequestV10, encode: encodeFetchRequestV10 },
+    11: { decode: decodeFetchRequestV11, encode: encodeFetchRequestV11 },
+    12: { decode: decodeFetchRequestV12, encode: encodeFetchRequestV12 },
+    13: { decode: decodeFetchRequestV13, encode: encodeFetchRequestV13 },
+    14: { decode: decodeFetchRequestV14, encode: encodeFetchRequestV14 },
+    15: { decode: decodeFetchRequestV15, encode: encodeFetchRequestV15 },
+    16: { decode: decodeFetchRequestV16, encode: encodeFetchRequestV16 },
+    17: { decode: decodeFetchRequestV17, encode: encodeFetchRequestV17 },
+    18: { decode: decodeFetchRequestV18, encode: encodeFetchRequestV18 },
+  },
+  FetchResponse: {
     0: { decode: decodeFetchResponseV0, encode: encodeFetchResponseV0 },
     1: { decode: decodeFetchResponseV1, encode: encodeFetchResponseV1 },
     2: { decode: decodeFetchResponseV2, encode: encodeFetchResponseV2 },
@@ -1118,4 +1116,19 @@ export const FetchResponseCodecs: GeneratedMessage = {
     17: { decode: decodeFetchResponseV17, encode: encodeFetchResponseV17 },
     18: { decode: decodeFetchResponseV18, encode: encodeFetchResponseV18 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** FetchRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const FetchRequestCodecs: GeneratedMessage = {
+  fingerprint: "c9529c26119c",
+  get versions() { return codecs().FetchRequest; },
+};
+
+/** FetchResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const FetchResponseCodecs: GeneratedMessage = {
+  fingerprint: "4484711b11b8",
+  get versions() { return codecs().FetchResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -37,94 +39,6 @@ export interface FindCoordinatorRequest {
   coordinatorKeys: string[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- FindCoordinatorRequest version 0 ----
-
-function decodeFindCoordinatorRequestV0Fields(r: Reader) { r.path = "key"; const v0 = r.string(); let v1: any = 0; let v2: any = []; return { "key": v0, "keyType": v1, "coordinatorKeys": v2 }; }
-
-const FindCoordinatorRequestV0Context: EncodeContext = { api: "FindCoordinatorRequest", version: 0 };
-
-function encodeFindCoordinatorRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["keyType"] !== undefined && !(v["keyType"] === undefined || v["keyType"] === 0)) throw new ProtocolError(`keyType is not supported in version ${c.version}`, { ...c, field: "keyType" }); if (v["coordinatorKeys"] !== undefined && !(v["coordinatorKeys"] == null || v["coordinatorKeys"].length === 0)) throw new ProtocolError(`coordinatorKeys is not supported in version ${c.version}`, { ...c, field: "coordinatorKeys" }); const x0 = v["key"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`key may not be null in version ${c.version}`, { ...c, field: "key" }); w.string(y1 ?? ''); }
-
-function encodeFindCoordinatorRequestV0(w: Writer, v: any): void { encodeFindCoordinatorRequestV0Fields(w, v, FindCoordinatorRequestV0Context); }
-
-function decodeFindCoordinatorRequestV0(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 0, r); } }
-
-// ---- FindCoordinatorRequest version 1 ----
-
-function decodeFindCoordinatorRequestV1Fields(r: Reader) { r.path = "key"; const v0 = r.string(); r.path = "keyType"; const v1 = r.int8(); let v2: any = []; return { "key": v0, "keyType": v1, "coordinatorKeys": v2 }; }
-
-const FindCoordinatorRequestV1Context: EncodeContext = { api: "FindCoordinatorRequest", version: 1 };
-
-function encodeFindCoordinatorRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { if (v["coordinatorKeys"] !== undefined && !(v["coordinatorKeys"] == null || v["coordinatorKeys"].length === 0)) throw new ProtocolError(`coordinatorKeys is not supported in version ${c.version}`, { ...c, field: "coordinatorKeys" }); const x0 = v["key"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`key may not be null in version ${c.version}`, { ...c, field: "key" }); w.string(y1 ?? ''); const x2 = v["keyType"]; const y3 = (x2 === undefined ? 0 : x2); w.int8(y3 ?? 0); }
-
-function encodeFindCoordinatorRequestV1(w: Writer, v: any): void { encodeFindCoordinatorRequestV1Fields(w, v, FindCoordinatorRequestV1Context); }
-
-function decodeFindCoordinatorRequestV1(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 1, r); } }
-
-// ---- FindCoordinatorRequest version 2 ----
-
-const FindCoordinatorRequestV2Context: EncodeContext = { api: "FindCoordinatorRequest", version: 2 };
-
-function encodeFindCoordinatorRequestV2(w: Writer, v: any): void { encodeFindCoordinatorRequestV1Fields(w, v, FindCoordinatorRequestV2Context); }
-
-function decodeFindCoordinatorRequestV2(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 2, r); } }
-
-// ---- FindCoordinatorRequest version 3 ----
-
-function decodeFindCoordinatorRequestV3Fields(r: Reader) { r.path = "key"; const v0 = r.compactString(); r.path = "keyType"; const v1 = r.int8(); let v2: any = []; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "key": v0, "keyType": v1, "coordinatorKeys": v2, _unknownTaggedFields: unk }; }
-
-const FindCoordinatorRequestV3Context: EncodeContext = { api: "FindCoordinatorRequest", version: 3 };
-
-function encodeFindCoordinatorRequestV3Fields(w: Writer, v: any, c: EncodeContext): void { if (v["coordinatorKeys"] !== undefined && !(v["coordinatorKeys"] == null || v["coordinatorKeys"].length === 0)) throw new ProtocolError(`coordinatorKeys is not supported in version ${c.version}`, { ...c, field: "coordinatorKeys" }); const x0 = v["key"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`key may not be null in version ${c.version}`, { ...c, field: "key" }); w.compactString(y1 ?? ''); const x2 = v["keyType"]; const y3 = (x2 === undefined ? 0 : x2); w.int8(y3 ?? 0); let tags4: Array<[number, (s: Writer) => void]> | undefined; if (tags4 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags4 ?? [], v._unknownTaggedFields); }
-
-function encodeFindCoordinatorRequestV3(w: Writer, v: any): void { encodeFindCoordinatorRequestV3Fields(w, v, FindCoordinatorRequestV3Context); }
-
-function decodeFindCoordinatorRequestV3(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 3, r); } }
-
-// ---- FindCoordinatorRequest version 4 ----
-
-function readFindCoordinatorRequestV4coordinatorKeysArray(r: Reader) { const n0 = r.compactArrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
-
-function decodeFindCoordinatorRequestV4Fields(r: Reader) { r.path = "keyType"; const v0 = r.int8(); r.path = "coordinatorKeys"; const v1 = readFindCoordinatorRequestV4coordinatorKeysArray(r); let v2: any = ""; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "key": v2, "keyType": v0, "coordinatorKeys": v1, _unknownTaggedFields: unk }; }
-
-const FindCoordinatorRequestV4Context: EncodeContext = { api: "FindCoordinatorRequest", version: 4 };
-
-function encodeFindCoordinatorRequestV4Fields(w: Writer, v: any, c: EncodeContext): void { if (v["key"] !== undefined && !(v["key"] === undefined || v["key"] === "")) throw new ProtocolError(`key is not supported in version ${c.version}`, { ...c, field: "key" }); const x0 = v["keyType"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["coordinatorKeys"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`coordinatorKeys may not be null in version ${c.version}`, { ...c, field: "coordinatorKeys" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`coordinatorKeys[] may not be null in version ${c.version}`, { ...c, field: "coordinatorKeys[]" }); w.compactString(it4 ?? ''); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
-
-function encodeFindCoordinatorRequestV4(w: Writer, v: any): void { encodeFindCoordinatorRequestV4Fields(w, v, FindCoordinatorRequestV4Context); }
-
-function decodeFindCoordinatorRequestV4(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 4, r); } }
-
-// ---- FindCoordinatorRequest version 5 ----
-
-const FindCoordinatorRequestV5Context: EncodeContext = { api: "FindCoordinatorRequest", version: 5 };
-
-function encodeFindCoordinatorRequestV5(w: Writer, v: any): void { encodeFindCoordinatorRequestV4Fields(w, v, FindCoordinatorRequestV5Context); }
-
-function decodeFindCoordinatorRequestV5(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 5, r); } }
-
-// ---- FindCoordinatorRequest version 6 ----
-
-const FindCoordinatorRequestV6Context: EncodeContext = { api: "FindCoordinatorRequest", version: 6 };
-
-function encodeFindCoordinatorRequestV6(w: Writer, v: any): void { encodeFindCoordinatorRequestV4Fields(w, v, FindCoordinatorRequestV6Context); }
-
-function decodeFindCoordinatorRequestV6(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 6, r); } }
-
-/** FindCoordinatorRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const FindCoordinatorRequestCodecs: GeneratedMessage = {
-  fingerprint: "e806366a1f4",
-  versions: {
-    0: { decode: decodeFindCoordinatorRequestV0, encode: encodeFindCoordinatorRequestV0 },
-    1: { decode: decodeFindCoordinatorRequestV1, encode: encodeFindCoordinatorRequestV1 },
-    2: { decode: decodeFindCoordinatorRequestV2, encode: encodeFindCoordinatorRequestV2 },
-    3: { decode: decodeFindCoordinatorRequestV3, encode: encodeFindCoordinatorRequestV3 },
-    4: { decode: decodeFindCoordinatorRequestV4, encode: encodeFindCoordinatorRequestV4 },
-    5: { decode: decodeFindCoordinatorRequestV5, encode: encodeFindCoordinatorRequestV5 },
-    6: { decode: decodeFindCoordinatorRequestV6, encode: encodeFindCoordinatorRequestV6 },
-  },
-};
 
 /** FindCoordinatorResponse, every version: a field not in a version holds its default. */
 export interface FindCoordinatorResponse {
@@ -214,6 +128,83 @@ export interface FindCoordinatorResponseCoordinator {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { FindCoordinatorRequest: MessageCodecTable; FindCoordinatorResponse: MessageCodecTable } {
+
+// ---- FindCoordinatorRequest version 0 ----
+
+function decodeFindCoordinatorRequestV0Fields(r: Reader) { r.path = "key"; const v0 = r.string(); let v1: any = 0; let v2: any = []; return { "key": v0, "keyType": v1, "coordinatorKeys": v2 }; }
+
+const FindCoordinatorRequestV0Context: EncodeContext = { api: "FindCoordinatorRequest", version: 0 };
+
+function encodeFindCoordinatorRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["keyType"] !== undefined && !(v["keyType"] === undefined || v["keyType"] === 0)) throw new ProtocolError(`keyType is not supported in version ${c.version}`, { ...c, field: "keyType" }); if (v["coordinatorKeys"] !== undefined && !(v["coordinatorKeys"] == null || v["coordinatorKeys"].length === 0)) throw new ProtocolError(`coordinatorKeys is not supported in version ${c.version}`, { ...c, field: "coordinatorKeys" }); const x0 = v["key"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`key may not be null in version ${c.version}`, { ...c, field: "key" }); w.string(y1 ?? ''); }
+
+function encodeFindCoordinatorRequestV0(w: Writer, v: any): void { encodeFindCoordinatorRequestV0Fields(w, v, FindCoordinatorRequestV0Context); }
+
+function decodeFindCoordinatorRequestV0(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 0, r); } }
+
+// ---- FindCoordinatorRequest version 1 ----
+
+function decodeFindCoordinatorRequestV1Fields(r: Reader) { r.path = "key"; const v0 = r.string(); r.path = "keyType"; const v1 = r.int8(); let v2: any = []; return { "key": v0, "keyType": v1, "coordinatorKeys": v2 }; }
+
+const FindCoordinatorRequestV1Context: EncodeContext = { api: "FindCoordinatorRequest", version: 1 };
+
+function encodeFindCoordinatorRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { if (v["coordinatorKeys"] !== undefined && !(v["coordinatorKeys"] == null || v["coordinatorKeys"].length === 0)) throw new ProtocolError(`coordinatorKeys is not supported in version ${c.version}`, { ...c, field: "coordinatorKeys" }); const x0 = v["key"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`key may not be null in version ${c.version}`, { ...c, field: "key" }); w.string(y1 ?? ''); const x2 = v["keyType"]; const y3 = (x2 === undefined ? 0 : x2); w.int8(y3 ?? 0); }
+
+function encodeFindCoordinatorRequestV1(w: Writer, v: any): void { encodeFindCoordinatorRequestV1Fields(w, v, FindCoordinatorRequestV1Context); }
+
+function decodeFindCoordinatorRequestV1(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 1, r); } }
+
+// ---- FindCoordinatorRequest version 2 ----
+
+const FindCoordinatorRequestV2Context: EncodeContext = { api: "FindCoordinatorRequest", version: 2 };
+
+function encodeFindCoordinatorRequestV2(w: Writer, v: any): void { encodeFindCoordinatorRequestV1Fields(w, v, FindCoordinatorRequestV2Context); }
+
+function decodeFindCoordinatorRequestV2(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 2, r); } }
+
+// ---- FindCoordinatorRequest version 3 ----
+
+function decodeFindCoordinatorRequestV3Fields(r: Reader) { r.path = "key"; const v0 = r.compactString(); r.path = "keyType"; const v1 = r.int8(); let v2: any = []; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "key": v0, "keyType": v1, "coordinatorKeys": v2, _unknownTaggedFields: unk }; }
+
+const FindCoordinatorRequestV3Context: EncodeContext = { api: "FindCoordinatorRequest", version: 3 };
+
+function encodeFindCoordinatorRequestV3Fields(w: Writer, v: any, c: EncodeContext): void { if (v["coordinatorKeys"] !== undefined && !(v["coordinatorKeys"] == null || v["coordinatorKeys"].length === 0)) throw new ProtocolError(`coordinatorKeys is not supported in version ${c.version}`, { ...c, field: "coordinatorKeys" }); const x0 = v["key"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`key may not be null in version ${c.version}`, { ...c, field: "key" }); w.compactString(y1 ?? ''); const x2 = v["keyType"]; const y3 = (x2 === undefined ? 0 : x2); w.int8(y3 ?? 0); let tags4: Array<[number, (s: Writer) => void]> | undefined; if (tags4 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags4 ?? [], v._unknownTaggedFields); }
+
+function encodeFindCoordinatorRequestV3(w: Writer, v: any): void { encodeFindCoordinatorRequestV3Fields(w, v, FindCoordinatorRequestV3Context); }
+
+function decodeFindCoordinatorRequestV3(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 3, r); } }
+
+// ---- FindCoordinatorRequest version 4 ----
+
+function readFindCoordinatorRequestV4coordinatorKeysArray(r: Reader) { const n0 = r.compactArrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
+
+function decodeFindCoordinatorRequestV4Fields(r: Reader) { r.path = "keyType"; const v0 = r.int8(); r.path = "coordinatorKeys"; const v1 = readFindCoordinatorRequestV4coordinatorKeysArray(r); let v2: any = ""; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "key": v2, "keyType": v0, "coordinatorKeys": v1, _unknownTaggedFields: unk }; }
+
+const FindCoordinatorRequestV4Context: EncodeContext = { api: "FindCoordinatorRequest", version: 4 };
+
+function encodeFindCoordinatorRequestV4Fields(w: Writer, v: any, c: EncodeContext): void { if (v["key"] !== undefined && !(v["key"] === undefined || v["key"] === "")) throw new ProtocolError(`key is not supported in version ${c.version}`, { ...c, field: "key" }); const x0 = v["keyType"]; const y1 = (x0 === undefined ? 0 : x0); w.int8(y1 ?? 0); const x2 = v["coordinatorKeys"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`coordinatorKeys may not be null in version ${c.version}`, { ...c, field: "coordinatorKeys" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`coordinatorKeys[] may not be null in version ${c.version}`, { ...c, field: "coordinatorKeys[]" }); w.compactString(it4 ?? ''); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+
+function encodeFindCoordinatorRequestV4(w: Writer, v: any): void { encodeFindCoordinatorRequestV4Fields(w, v, FindCoordinatorRequestV4Context); }
+
+function decodeFindCoordinatorRequestV4(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 4, r); } }
+
+// ---- FindCoordinatorRequest version 5 ----
+
+const FindCoordinatorRequestV5Context: EncodeContext = { api: "FindCoordinatorRequest", version: 5 };
+
+function encodeFindCoordinatorRequestV5(w: Writer, v: any): void { encodeFindCoordinatorRequestV4Fields(w, v, FindCoordinatorRequestV5Context); }
+
+function decodeFindCoordinatorRequestV5(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 5, r); } }
+
+// ---- FindCoordinatorRequest version 6 ----
+
+const FindCoordinatorRequestV6Context: EncodeContext = { api: "FindCoordinatorRequest", version: 6 };
+
+function encodeFindCoordinatorRequestV6(w: Writer, v: any): void { encodeFindCoordinatorRequestV4Fields(w, v, FindCoordinatorRequestV6Context); }
+
+function decodeFindCoordinatorRequestV6(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorRequest", 6, r); } }
+
 // ---- FindCoordinatorResponse version 0 ----
 
 function decodeFindCoordinatorResponseV0Fields(r: Reader) { r.path = "errorCode"; const v0 = r.int16(); r.path = "nodeId"; const v1 = r.int32(); r.path = "host"; const v2 = r.string(); r.path = "port"; const v3 = r.int32(); let v4: any = 0; let v5: any = ""; let v6: any = []; return { "throttleTimeMs": v4, "errorCode": v0, "errorMessage": v5, "nodeId": v1, "host": v2, "port": v3, "coordinators": v6 }; }
@@ -296,10 +287,17 @@ function encodeFindCoordinatorResponseV6(w: Writer, v: any): void { encodeFindCo
 
 function decodeFindCoordinatorResponseV6(r: Reader): Record<string, unknown> { try { return decodeFindCoordinatorResponseV4Fields(r); } catch (err) { throw annotateDecodeError(err, "FindCoordinatorResponse", 6, r); } }
 
-/** FindCoordinatorResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const FindCoordinatorResponseCodecs: GeneratedMessage = {
-  fingerprint: "ce7626de5fb",
-  versions: {
+return {
+  FindCoordinatorRequest: {
+    0: { decode: decodeFindCoordinatorRequestV0, encode: encodeFindCoordinatorRequestV0 },
+    1: { decode: decodeFindCoordinatorRequestV1, encode: encodeFindCoordinatorRequestV1 },
+    2: { decode: decodeFindCoordinatorRequestV2, encode: encodeFindCoordinatorRequestV2 },
+    3: { decode: decodeFindCoordinatorRequestV3, encode: encodeFindCoordinatorRequestV3 },
+    4: { decode: decodeFindCoordinatorRequestV4, encode: encodeFindCoordinatorRequestV4 },
+    5: { decode: decodeFindCoordinatorRequestV5, encode: encodeFindCoordinatorRequestV5 },
+    6: { decode: decodeFindCoordinatorRequestV6, encode: encodeFindCoordinatorRequestV6 },
+  },
+  FindCoordinatorResponse: {
     0: { decode: decodeFindCoordinatorResponseV0, encode: encodeFindCoordinatorResponseV0 },
     1: { decode: decodeFindCoordinatorResponseV1, encode: encodeFindCoordinatorResponseV1 },
     2: { decode: decodeFindCoordinatorResponseV2, encode: encodeFindCoordinatorResponseV2 },
@@ -308,4 +306,19 @@ export const FindCoordinatorResponseCodecs: GeneratedMessage = {
     5: { decode: decodeFindCoordinatorResponseV5, encode: encodeFindCoordinatorResponseV5 },
     6: { decode: decodeFindCoordinatorResponseV6, encode: encodeFindCoordinatorResponseV6 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** FindCoordinatorRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const FindCoordinatorRequestCodecs: GeneratedMessage = {
+  fingerprint: "e806366a1f4",
+  get versions() { return codecs().FindCoordinatorRequest; },
+};
+
+/** FindCoordinatorResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const FindCoordinatorResponseCodecs: GeneratedMessage = {
+  fingerprint: "ce7626de5fb",
+  get versions() { return codecs().FindCoordinatorResponse; },
 };

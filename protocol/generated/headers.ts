@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -44,6 +46,20 @@ export interface RequestHeader {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** ResponseHeader, every version: a field not in a version holds its default. */
+export interface ResponseHeader {
+  /**
+   * Correlation id of the request this response answers.
+   *
+   * Versions 0+.
+   */
+  correlationId: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { RequestHeader: MessageCodecTable; ResponseHeader: MessageCodecTable } {
+
 // ---- RequestHeader version 1 ----
 
 function decodeRequestHeaderV1Fields(r: Reader) { r.path = "requestApiKey"; const v0 = r.int16(); r.path = "requestApiVersion"; const v1 = r.int16(); r.path = "correlationId"; const v2 = r.int32(); r.path = "clientId"; const v3 = r.nullableString(); return { "requestApiKey": v0, "requestApiVersion": v1, "correlationId": v2, "clientId": v3 }; }
@@ -67,26 +83,6 @@ function encodeRequestHeaderV2Fields(w: Writer, v: any, c: EncodeContext): void 
 function encodeRequestHeaderV2(w: Writer, v: any): void { encodeRequestHeaderV2Fields(w, v, RequestHeaderV2Context); }
 
 function decodeRequestHeaderV2(r: Reader): Record<string, unknown> { try { return decodeRequestHeaderV2Fields(r); } catch (err) { throw annotateDecodeError(err, "RequestHeader", 2, r); } }
-
-/** RequestHeader's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const RequestHeaderCodecs: GeneratedMessage = {
-  fingerprint: "63292b64266",
-  versions: {
-    1: { decode: decodeRequestHeaderV1, encode: encodeRequestHeaderV1 },
-    2: { decode: decodeRequestHeaderV2, encode: encodeRequestHeaderV2 },
-  },
-};
-
-/** ResponseHeader, every version: a field not in a version holds its default. */
-export interface ResponseHeader {
-  /**
-   * Correlation id of the request this response answers.
-   *
-   * Versions 0+.
-   */
-  correlationId: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
 
 // ---- ResponseHeader version 0 ----
 
@@ -112,11 +108,28 @@ function encodeResponseHeaderV1(w: Writer, v: any): void { encodeResponseHeaderV
 
 function decodeResponseHeaderV1(r: Reader): Record<string, unknown> { try { return decodeResponseHeaderV1Fields(r); } catch (err) { throw annotateDecodeError(err, "ResponseHeader", 1, r); } }
 
-/** ResponseHeader's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ResponseHeaderCodecs: GeneratedMessage = {
-  fingerprint: "6c1a5c5cc7",
-  versions: {
+return {
+  RequestHeader: {
+    1: { decode: decodeRequestHeaderV1, encode: encodeRequestHeaderV1 },
+    2: { decode: decodeRequestHeaderV2, encode: encodeRequestHeaderV2 },
+  },
+  ResponseHeader: {
     0: { decode: decodeResponseHeaderV0, encode: encodeResponseHeaderV0 },
     1: { decode: decodeResponseHeaderV1, encode: encodeResponseHeaderV1 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** RequestHeader's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const RequestHeaderCodecs: GeneratedMessage = {
+  fingerprint: "63292b64266",
+  get versions() { return codecs().RequestHeader; },
+};
+
+/** ResponseHeader's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ResponseHeaderCodecs: GeneratedMessage = {
+  fingerprint: "6c1a5c5cc7",
+  get versions() { return codecs().ResponseHeader; },
 };

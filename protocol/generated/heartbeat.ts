@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -43,6 +45,26 @@ export interface HeartbeatRequest {
   groupInstanceId: string | null;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** HeartbeatResponse, every version: a field not in a version holds its default. */
+export interface HeartbeatResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 1+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Error; REBALANCE_IN_PROGRESS means rejoin, ILLEGAL_GENERATION or UNKNOWN_MEMBER_ID that the member is out of date.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { HeartbeatRequest: MessageCodecTable; HeartbeatResponse: MessageCodecTable } {
 
 // ---- HeartbeatRequest version 0 ----
 
@@ -96,35 +118,6 @@ function encodeHeartbeatRequestV4(w: Writer, v: any): void { encodeHeartbeatRequ
 
 function decodeHeartbeatRequestV4(r: Reader): Record<string, unknown> { try { return decodeHeartbeatRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "HeartbeatRequest", 4, r); } }
 
-/** HeartbeatRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const HeartbeatRequestCodecs: GeneratedMessage = {
-  fingerprint: "25bc1acd1ef",
-  versions: {
-    0: { decode: decodeHeartbeatRequestV0, encode: encodeHeartbeatRequestV0 },
-    1: { decode: decodeHeartbeatRequestV1, encode: encodeHeartbeatRequestV1 },
-    2: { decode: decodeHeartbeatRequestV2, encode: encodeHeartbeatRequestV2 },
-    3: { decode: decodeHeartbeatRequestV3, encode: encodeHeartbeatRequestV3 },
-    4: { decode: decodeHeartbeatRequestV4, encode: encodeHeartbeatRequestV4 },
-  },
-};
-
-/** HeartbeatResponse, every version: a field not in a version holds its default. */
-export interface HeartbeatResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 1+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Error; REBALANCE_IN_PROGRESS means rejoin, ILLEGAL_GENERATION or UNKNOWN_MEMBER_ID that the member is out of date.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- HeartbeatResponse version 0 ----
 
 function decodeHeartbeatResponseV0Fields(r: Reader) { r.path = "errorCode"; const v0 = r.int16(); let v1: any = 0; return { "throttleTimeMs": v1, "errorCode": v0 }; }
@@ -177,14 +170,34 @@ function encodeHeartbeatResponseV4(w: Writer, v: any): void { encodeHeartbeatRes
 
 function decodeHeartbeatResponseV4(r: Reader): Record<string, unknown> { try { return decodeHeartbeatResponseV4Fields(r); } catch (err) { throw annotateDecodeError(err, "HeartbeatResponse", 4, r); } }
 
-/** HeartbeatResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const HeartbeatResponseCodecs: GeneratedMessage = {
-  fingerprint: "08d125c31b2",
-  versions: {
+return {
+  HeartbeatRequest: {
+    0: { decode: decodeHeartbeatRequestV0, encode: encodeHeartbeatRequestV0 },
+    1: { decode: decodeHeartbeatRequestV1, encode: encodeHeartbeatRequestV1 },
+    2: { decode: decodeHeartbeatRequestV2, encode: encodeHeartbeatRequestV2 },
+    3: { decode: decodeHeartbeatRequestV3, encode: encodeHeartbeatRequestV3 },
+    4: { decode: decodeHeartbeatRequestV4, encode: encodeHeartbeatRequestV4 },
+  },
+  HeartbeatResponse: {
     0: { decode: decodeHeartbeatResponseV0, encode: encodeHeartbeatResponseV0 },
     1: { decode: decodeHeartbeatResponseV1, encode: encodeHeartbeatResponseV1 },
     2: { decode: decodeHeartbeatResponseV2, encode: encodeHeartbeatResponseV2 },
     3: { decode: decodeHeartbeatResponseV3, encode: encodeHeartbeatResponseV3 },
     4: { decode: decodeHeartbeatResponseV4, encode: encodeHeartbeatResponseV4 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** HeartbeatRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const HeartbeatRequestCodecs: GeneratedMessage = {
+  fingerprint: "25bc1acd1ef",
+  get versions() { return codecs().HeartbeatRequest; },
+};
+
+/** HeartbeatResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const HeartbeatResponseCodecs: GeneratedMessage = {
+  fingerprint: "08d125c31b2",
+  get versions() { return codecs().HeartbeatResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -78,6 +80,55 @@ export interface IncrementalAlterConfigsRequestAlterConfigsResource {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** IncrementalAlterConfigsResponse, every version: a field not in a version holds its default. */
+export interface IncrementalAlterConfigsResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 0+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Result for each resource of the request.
+   *
+   * Versions 0+.
+   */
+  responses: IncrementalAlterConfigsResponseAlterConfigsResourceResponse[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One AlterConfigsResourceResponse of IncrementalAlterConfigsResponse. */
+export interface IncrementalAlterConfigsResponseAlterConfigsResourceResponse {
+  /**
+   * Error for this resource; 0 if its configs were changed (or valid, with validateOnly).
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Broker's explanation of the error, or null.
+   *
+   * Versions 0+; nullable in 0+.
+   */
+  errorMessage: string | null;
+  /**
+   * Resource type code: 2 TOPIC, 4 BROKER, 8 BROKER_LOGGER, 16 CLIENT_METRICS, 32 GROUP.
+   *
+   * Versions 0+.
+   */
+  resourceType: number;
+  /**
+   * Resource name (a topic name, or a broker id as text; empty for the cluster default).
+   *
+   * Versions 0+.
+   */
+  resourceName: string;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { IncrementalAlterConfigsRequest: MessageCodecTable; IncrementalAlterConfigsResponse: MessageCodecTable } {
+
 // ---- IncrementalAlterConfigsRequest version 0 ----
 
 function decodeIncrementalAlterConfigsRequestV0AlterableConfig(r: Reader) { r.path = "resources.configs.name"; const v0 = r.string(); r.path = "resources.configs.configOperation"; const v1 = r.int8(); r.path = "resources.configs.value"; const v2 = r.nullableString(); return { "name": v0, "configOperation": v1, "value": v2 }; }
@@ -134,61 +185,6 @@ function encodeIncrementalAlterConfigsRequestV1(w: Writer, v: any): void { encod
 
 function decodeIncrementalAlterConfigsRequestV1(r: Reader): Record<string, unknown> { try { return decodeIncrementalAlterConfigsRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "IncrementalAlterConfigsRequest", 1, r); } }
 
-/** IncrementalAlterConfigsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const IncrementalAlterConfigsRequestCodecs: GeneratedMessage = {
-  fingerprint: "ee1ab19e4bf",
-  versions: {
-    0: { decode: decodeIncrementalAlterConfigsRequestV0, encode: encodeIncrementalAlterConfigsRequestV0 },
-    1: { decode: decodeIncrementalAlterConfigsRequestV1, encode: encodeIncrementalAlterConfigsRequestV1 },
-  },
-};
-
-/** IncrementalAlterConfigsResponse, every version: a field not in a version holds its default. */
-export interface IncrementalAlterConfigsResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 0+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Result for each resource of the request.
-   *
-   * Versions 0+.
-   */
-  responses: IncrementalAlterConfigsResponseAlterConfigsResourceResponse[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One AlterConfigsResourceResponse of IncrementalAlterConfigsResponse. */
-export interface IncrementalAlterConfigsResponseAlterConfigsResourceResponse {
-  /**
-   * Error for this resource; 0 if its configs were changed (or valid, with validateOnly).
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Broker's explanation of the error, or null.
-   *
-   * Versions 0+; nullable in 0+.
-   */
-  errorMessage: string | null;
-  /**
-   * Resource type code: 2 TOPIC, 4 BROKER, 8 BROKER_LOGGER, 16 CLIENT_METRICS, 32 GROUP.
-   *
-   * Versions 0+.
-   */
-  resourceType: number;
-  /**
-   * Resource name (a topic name, or a broker id as text; empty for the cluster default).
-   *
-   * Versions 0+.
-   */
-  resourceName: string;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- IncrementalAlterConfigsResponse version 0 ----
 
 function decodeIncrementalAlterConfigsResponseV0AlterConfigsResourceResponse(r: Reader) { r.path = "responses.errorCode"; const v0 = r.int16(); r.path = "responses.errorMessage"; const v1 = r.nullableString(); r.path = "responses.resourceType"; const v2 = r.int8(); r.path = "responses.resourceName"; const v3 = r.string(); return { "errorCode": v0, "errorMessage": v1, "resourceType": v2, "resourceName": v3 }; }
@@ -229,11 +225,28 @@ function encodeIncrementalAlterConfigsResponseV1(w: Writer, v: any): void { enco
 
 function decodeIncrementalAlterConfigsResponseV1(r: Reader): Record<string, unknown> { try { return decodeIncrementalAlterConfigsResponseV1Fields(r); } catch (err) { throw annotateDecodeError(err, "IncrementalAlterConfigsResponse", 1, r); } }
 
-/** IncrementalAlterConfigsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const IncrementalAlterConfigsResponseCodecs: GeneratedMessage = {
-  fingerprint: "3a55e20c3ec",
-  versions: {
+return {
+  IncrementalAlterConfigsRequest: {
+    0: { decode: decodeIncrementalAlterConfigsRequestV0, encode: encodeIncrementalAlterConfigsRequestV0 },
+    1: { decode: decodeIncrementalAlterConfigsRequestV1, encode: encodeIncrementalAlterConfigsRequestV1 },
+  },
+  IncrementalAlterConfigsResponse: {
     0: { decode: decodeIncrementalAlterConfigsResponseV0, encode: encodeIncrementalAlterConfigsResponseV0 },
     1: { decode: decodeIncrementalAlterConfigsResponseV1, encode: encodeIncrementalAlterConfigsResponseV1 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** IncrementalAlterConfigsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const IncrementalAlterConfigsRequestCodecs: GeneratedMessage = {
+  fingerprint: "ee1ab19e4bf",
+  get versions() { return codecs().IncrementalAlterConfigsRequest; },
+};
+
+/** IncrementalAlterConfigsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const IncrementalAlterConfigsResponseCodecs: GeneratedMessage = {
+  fingerprint: "3a55e20c3ec",
+  get versions() { return codecs().IncrementalAlterConfigsResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -43,6 +45,38 @@ export interface InitProducerIdRequest {
   producerEpoch: number;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** InitProducerIdResponse, every version: a field not in a version holds its default. */
+export interface InitProducerIdResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 0+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Error; 0 for none.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Producer id to stamp on every batch.
+   *
+   * Versions 0+; default -1.
+   */
+  producerId: bigint;
+  /**
+   * Producer epoch to stamp on every batch; a newer one fences older producers.
+   *
+   * Versions 0+.
+   */
+  producerEpoch: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { InitProducerIdRequest: MessageCodecTable; InitProducerIdResponse: MessageCodecTable } {
 
 // ---- InitProducerIdRequest version 0 ----
 
@@ -104,48 +138,6 @@ function encodeInitProducerIdRequestV5(w: Writer, v: any): void { encodeInitProd
 
 function decodeInitProducerIdRequestV5(r: Reader): Record<string, unknown> { try { return decodeInitProducerIdRequestV3Fields(r); } catch (err) { throw annotateDecodeError(err, "InitProducerIdRequest", 5, r); } }
 
-/** InitProducerIdRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const InitProducerIdRequestCodecs: GeneratedMessage = {
-  fingerprint: "a7b7f5fa2a1",
-  versions: {
-    0: { decode: decodeInitProducerIdRequestV0, encode: encodeInitProducerIdRequestV0 },
-    1: { decode: decodeInitProducerIdRequestV1, encode: encodeInitProducerIdRequestV1 },
-    2: { decode: decodeInitProducerIdRequestV2, encode: encodeInitProducerIdRequestV2 },
-    3: { decode: decodeInitProducerIdRequestV3, encode: encodeInitProducerIdRequestV3 },
-    4: { decode: decodeInitProducerIdRequestV4, encode: encodeInitProducerIdRequestV4 },
-    5: { decode: decodeInitProducerIdRequestV5, encode: encodeInitProducerIdRequestV5 },
-  },
-};
-
-/** InitProducerIdResponse, every version: a field not in a version holds its default. */
-export interface InitProducerIdResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 0+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Error; 0 for none.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Producer id to stamp on every batch.
-   *
-   * Versions 0+; default -1.
-   */
-  producerId: bigint;
-  /**
-   * Producer epoch to stamp on every batch; a newer one fences older producers.
-   *
-   * Versions 0+.
-   */
-  producerEpoch: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- InitProducerIdResponse version 0 ----
 
 function decodeInitProducerIdResponseV0Fields(r: Reader) { r.path = "throttleTimeMs"; const v0 = r.int32(); r.path = "errorCode"; const v1 = r.int16(); r.path = "producerId"; const v2 = r.int64(); r.path = "producerEpoch"; const v3 = r.int16(); return { "throttleTimeMs": v0, "errorCode": v1, "producerId": v2, "producerEpoch": v3 }; }
@@ -202,10 +194,16 @@ function encodeInitProducerIdResponseV5(w: Writer, v: any): void { encodeInitPro
 
 function decodeInitProducerIdResponseV5(r: Reader): Record<string, unknown> { try { return decodeInitProducerIdResponseV2Fields(r); } catch (err) { throw annotateDecodeError(err, "InitProducerIdResponse", 5, r); } }
 
-/** InitProducerIdResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const InitProducerIdResponseCodecs: GeneratedMessage = {
-  fingerprint: "938d438c255",
-  versions: {
+return {
+  InitProducerIdRequest: {
+    0: { decode: decodeInitProducerIdRequestV0, encode: encodeInitProducerIdRequestV0 },
+    1: { decode: decodeInitProducerIdRequestV1, encode: encodeInitProducerIdRequestV1 },
+    2: { decode: decodeInitProducerIdRequestV2, encode: encodeInitProducerIdRequestV2 },
+    3: { decode: decodeInitProducerIdRequestV3, encode: encodeInitProducerIdRequestV3 },
+    4: { decode: decodeInitProducerIdRequestV4, encode: encodeInitProducerIdRequestV4 },
+    5: { decode: decodeInitProducerIdRequestV5, encode: encodeInitProducerIdRequestV5 },
+  },
+  InitProducerIdResponse: {
     0: { decode: decodeInitProducerIdResponseV0, encode: encodeInitProducerIdResponseV0 },
     1: { decode: decodeInitProducerIdResponseV1, encode: encodeInitProducerIdResponseV1 },
     2: { decode: decodeInitProducerIdResponseV2, encode: encodeInitProducerIdResponseV2 },
@@ -213,4 +211,19 @@ export const InitProducerIdResponseCodecs: GeneratedMessage = {
     4: { decode: decodeInitProducerIdResponseV4, encode: encodeInitProducerIdResponseV4 },
     5: { decode: decodeInitProducerIdResponseV5, encode: encodeInitProducerIdResponseV5 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** InitProducerIdRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const InitProducerIdRequestCodecs: GeneratedMessage = {
+  fingerprint: "a7b7f5fa2a1",
+  get versions() { return codecs().InitProducerIdRequest; },
+};
+
+/** InitProducerIdResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const InitProducerIdResponseCodecs: GeneratedMessage = {
+  fingerprint: "938d438c255",
+  get versions() { return codecs().InitProducerIdResponse; },
 };

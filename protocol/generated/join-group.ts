@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -84,6 +86,91 @@ export interface JoinGroupRequestJoinGroupRequestProtocol {
   metadata: Buffer;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** JoinGroupResponse, every version: a field not in a version holds its default. */
+export interface JoinGroupResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 2+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Error; 0 for none (MEMBER_ID_REQUIRED asks to join again with the given memberId).
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Generation of the group this join produced.
+   *
+   * Versions 0+; default -1.
+   */
+  generationId: number;
+  /**
+   * Kind of group, or null.
+   *
+   * Versions 7+; nullable in 7+; default null.
+   */
+  protocolType: string | null;
+  /**
+   * Protocol the coordinator chose, or null.
+   *
+   * Versions 0+; nullable in 7+.
+   */
+  protocolName: string | null;
+  /**
+   * Member id of the leader, which computes the assignment.
+   *
+   * Versions 0+.
+   */
+  leader: string;
+  /**
+   * The leader should not compute an assignment (the broker already knows it).
+   *
+   * Versions 9+; default false.
+   */
+  skipAssignment: boolean;
+  /**
+   * This member's id.
+   *
+   * Versions 0+.
+   */
+  memberId: string;
+  /**
+   * Every member with its metadata, sent to the leader only.
+   *
+   * Versions 0+.
+   */
+  members: JoinGroupResponseJoinGroupResponseMember[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One JoinGroupResponseMember of JoinGroupResponse. */
+export interface JoinGroupResponseJoinGroupResponseMember {
+  /**
+   * Id of this member.
+   *
+   * Versions 0+.
+   */
+  memberId: string;
+  /**
+   * Static member id, or null.
+   *
+   * Versions 5+; nullable in 5+; default null.
+   */
+  groupInstanceId: string | null;
+  /**
+   * The member's protocol metadata (its subscription).
+   *
+   * Versions 0+.
+   */
+  metadata: Buffer;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { JoinGroupRequest: MessageCodecTable; JoinGroupResponse: MessageCodecTable } {
 
 // ---- JoinGroupRequest version 0 ----
 
@@ -200,105 +287,6 @@ const JoinGroupRequestV9Context: EncodeContext = { api: "JoinGroupRequest", vers
 function encodeJoinGroupRequestV9(w: Writer, v: any): void { encodeJoinGroupRequestV8Fields(w, v, JoinGroupRequestV9Context); }
 
 function decodeJoinGroupRequestV9(r: Reader): Record<string, unknown> { try { return decodeJoinGroupRequestV8Fields(r); } catch (err) { throw annotateDecodeError(err, "JoinGroupRequest", 9, r); } }
-
-/** JoinGroupRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const JoinGroupRequestCodecs: GeneratedMessage = {
-  fingerprint: "418bc2c95d5",
-  versions: {
-    0: { decode: decodeJoinGroupRequestV0, encode: encodeJoinGroupRequestV0 },
-    1: { decode: decodeJoinGroupRequestV1, encode: encodeJoinGroupRequestV1 },
-    2: { decode: decodeJoinGroupRequestV2, encode: encodeJoinGroupRequestV2 },
-    3: { decode: decodeJoinGroupRequestV3, encode: encodeJoinGroupRequestV3 },
-    4: { decode: decodeJoinGroupRequestV4, encode: encodeJoinGroupRequestV4 },
-    5: { decode: decodeJoinGroupRequestV5, encode: encodeJoinGroupRequestV5 },
-    6: { decode: decodeJoinGroupRequestV6, encode: encodeJoinGroupRequestV6 },
-    7: { decode: decodeJoinGroupRequestV7, encode: encodeJoinGroupRequestV7 },
-    8: { decode: decodeJoinGroupRequestV8, encode: encodeJoinGroupRequestV8 },
-    9: { decode: decodeJoinGroupRequestV9, encode: encodeJoinGroupRequestV9 },
-  },
-};
-
-/** JoinGroupResponse, every version: a field not in a version holds its default. */
-export interface JoinGroupResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 2+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Error; 0 for none (MEMBER_ID_REQUIRED asks to join again with the given memberId).
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Generation of the group this join produced.
-   *
-   * Versions 0+; default -1.
-   */
-  generationId: number;
-  /**
-   * Kind of group, or null.
-   *
-   * Versions 7+; nullable in 7+; default null.
-   */
-  protocolType: string | null;
-  /**
-   * Protocol the coordinator chose, or null.
-   *
-   * Versions 0+; nullable in 7+.
-   */
-  protocolName: string | null;
-  /**
-   * Member id of the leader, which computes the assignment.
-   *
-   * Versions 0+.
-   */
-  leader: string;
-  /**
-   * The leader should not compute an assignment (the broker already knows it).
-   *
-   * Versions 9+; default false.
-   */
-  skipAssignment: boolean;
-  /**
-   * This member's id.
-   *
-   * Versions 0+.
-   */
-  memberId: string;
-  /**
-   * Every member with its metadata, sent to the leader only.
-   *
-   * Versions 0+.
-   */
-  members: JoinGroupResponseJoinGroupResponseMember[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One JoinGroupResponseMember of JoinGroupResponse. */
-export interface JoinGroupResponseJoinGroupResponseMember {
-  /**
-   * Id of this member.
-   *
-   * Versions 0+.
-   */
-  memberId: string;
-  /**
-   * Static member id, or null.
-   *
-   * Versions 5+; nullable in 5+; default null.
-   */
-  groupInstanceId: string | null;
-  /**
-   * The member's protocol metadata (its subscription).
-   *
-   * Versions 0+.
-   */
-  metadata: Buffer;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
 
 // ---- JoinGroupResponse version 0 ----
 
@@ -426,10 +414,20 @@ function encodeJoinGroupResponseV9(w: Writer, v: any): void { encodeJoinGroupRes
 
 function decodeJoinGroupResponseV9(r: Reader): Record<string, unknown> { try { return decodeJoinGroupResponseV9Fields(r); } catch (err) { throw annotateDecodeError(err, "JoinGroupResponse", 9, r); } }
 
-/** JoinGroupResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const JoinGroupResponseCodecs: GeneratedMessage = {
-  fingerprint: "fa5ce78e670",
-  versions: {
+return {
+  JoinGroupRequest: {
+    0: { decode: decodeJoinGroupRequestV0, encode: encodeJoinGroupRequestV0 },
+    1: { decode: decodeJoinGroupRequestV1, encode: encodeJoinGroupRequestV1 },
+    2: { decode: decodeJoinGroupRequestV2, encode: encodeJoinGroupRequestV2 },
+    3: { decode: decodeJoinGroupRequestV3, encode: encodeJoinGroupRequestV3 },
+    4: { decode: decodeJoinGroupRequestV4, encode: encodeJoinGroupRequestV4 },
+    5: { decode: decodeJoinGroupRequestV5, encode: encodeJoinGroupRequestV5 },
+    6: { decode: decodeJoinGroupRequestV6, encode: encodeJoinGroupRequestV6 },
+    7: { decode: decodeJoinGroupRequestV7, encode: encodeJoinGroupRequestV7 },
+    8: { decode: decodeJoinGroupRequestV8, encode: encodeJoinGroupRequestV8 },
+    9: { decode: decodeJoinGroupRequestV9, encode: encodeJoinGroupRequestV9 },
+  },
+  JoinGroupResponse: {
     0: { decode: decodeJoinGroupResponseV0, encode: encodeJoinGroupResponseV0 },
     1: { decode: decodeJoinGroupResponseV1, encode: encodeJoinGroupResponseV1 },
     2: { decode: decodeJoinGroupResponseV2, encode: encodeJoinGroupResponseV2 },
@@ -441,4 +439,19 @@ export const JoinGroupResponseCodecs: GeneratedMessage = {
     8: { decode: decodeJoinGroupResponseV8, encode: encodeJoinGroupResponseV8 },
     9: { decode: decodeJoinGroupResponseV9, encode: encodeJoinGroupResponseV9 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** JoinGroupRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const JoinGroupRequestCodecs: GeneratedMessage = {
+  fingerprint: "418bc2c95d5",
+  get versions() { return codecs().JoinGroupRequest; },
+};
+
+/** JoinGroupResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const JoinGroupResponseCodecs: GeneratedMessage = {
+  fingerprint: "fa5ce78e670",
+  get versions() { return codecs().JoinGroupResponse; },
 };

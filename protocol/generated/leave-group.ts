@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -60,6 +62,55 @@ export interface LeaveGroupRequestMemberIdentity {
   reason: string | null;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** LeaveGroupResponse, every version: a field not in a version holds its default. */
+export interface LeaveGroupResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 1+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Error for the request; 0 for none.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Result for each member that asked to leave.
+   *
+   * Versions 3+.
+   */
+  members: LeaveGroupResponseMemberResponse[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One MemberResponse of LeaveGroupResponse. */
+export interface LeaveGroupResponseMemberResponse {
+  /**
+   * Id of the member the result is for.
+   *
+   * Versions 3+.
+   */
+  memberId: string;
+  /**
+   * Static member id, or null.
+   *
+   * Versions 3+; nullable in 3+.
+   */
+  groupInstanceId: string | null;
+  /**
+   * Error for this member; 0 for none.
+   *
+   * Versions 3+.
+   */
+  errorCode: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { LeaveGroupRequest: MessageCodecTable; LeaveGroupResponse: MessageCodecTable } {
 
 // ---- LeaveGroupRequest version 0 ----
 
@@ -147,65 +198,6 @@ function encodeLeaveGroupRequestV5(w: Writer, v: any): void { encodeLeaveGroupRe
 
 function decodeLeaveGroupRequestV5(r: Reader): Record<string, unknown> { try { return decodeLeaveGroupRequestV5Fields(r); } catch (err) { throw annotateDecodeError(err, "LeaveGroupRequest", 5, r); } }
 
-/** LeaveGroupRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const LeaveGroupRequestCodecs: GeneratedMessage = {
-  fingerprint: "e58ae55b339",
-  versions: {
-    0: { decode: decodeLeaveGroupRequestV0, encode: encodeLeaveGroupRequestV0 },
-    1: { decode: decodeLeaveGroupRequestV1, encode: encodeLeaveGroupRequestV1 },
-    2: { decode: decodeLeaveGroupRequestV2, encode: encodeLeaveGroupRequestV2 },
-    3: { decode: decodeLeaveGroupRequestV3, encode: encodeLeaveGroupRequestV3 },
-    4: { decode: decodeLeaveGroupRequestV4, encode: encodeLeaveGroupRequestV4 },
-    5: { decode: decodeLeaveGroupRequestV5, encode: encodeLeaveGroupRequestV5 },
-  },
-};
-
-/** LeaveGroupResponse, every version: a field not in a version holds its default. */
-export interface LeaveGroupResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 1+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Error for the request; 0 for none.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Result for each member that asked to leave.
-   *
-   * Versions 3+.
-   */
-  members: LeaveGroupResponseMemberResponse[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One MemberResponse of LeaveGroupResponse. */
-export interface LeaveGroupResponseMemberResponse {
-  /**
-   * Id of the member the result is for.
-   *
-   * Versions 3+.
-   */
-  memberId: string;
-  /**
-   * Static member id, or null.
-   *
-   * Versions 3+; nullable in 3+.
-   */
-  groupInstanceId: string | null;
-  /**
-   * Error for this member; 0 for none.
-   *
-   * Versions 3+.
-   */
-  errorCode: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- LeaveGroupResponse version 0 ----
 
 function decodeLeaveGroupResponseV0Fields(r: Reader) { r.path = "errorCode"; const v0 = r.int16(); let v1: any = 0; let v2: any = []; return { "throttleTimeMs": v1, "errorCode": v0, "members": v2 }; }
@@ -286,10 +278,16 @@ function encodeLeaveGroupResponseV5(w: Writer, v: any): void { encodeLeaveGroupR
 
 function decodeLeaveGroupResponseV5(r: Reader): Record<string, unknown> { try { return decodeLeaveGroupResponseV4Fields(r); } catch (err) { throw annotateDecodeError(err, "LeaveGroupResponse", 5, r); } }
 
-/** LeaveGroupResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const LeaveGroupResponseCodecs: GeneratedMessage = {
-  fingerprint: "5588afb7339",
-  versions: {
+return {
+  LeaveGroupRequest: {
+    0: { decode: decodeLeaveGroupRequestV0, encode: encodeLeaveGroupRequestV0 },
+    1: { decode: decodeLeaveGroupRequestV1, encode: encodeLeaveGroupRequestV1 },
+    2: { decode: decodeLeaveGroupRequestV2, encode: encodeLeaveGroupRequestV2 },
+    3: { decode: decodeLeaveGroupRequestV3, encode: encodeLeaveGroupRequestV3 },
+    4: { decode: decodeLeaveGroupRequestV4, encode: encodeLeaveGroupRequestV4 },
+    5: { decode: decodeLeaveGroupRequestV5, encode: encodeLeaveGroupRequestV5 },
+  },
+  LeaveGroupResponse: {
     0: { decode: decodeLeaveGroupResponseV0, encode: encodeLeaveGroupResponseV0 },
     1: { decode: decodeLeaveGroupResponseV1, encode: encodeLeaveGroupResponseV1 },
     2: { decode: decodeLeaveGroupResponseV2, encode: encodeLeaveGroupResponseV2 },
@@ -297,4 +295,19 @@ export const LeaveGroupResponseCodecs: GeneratedMessage = {
     4: { decode: decodeLeaveGroupResponseV4, encode: encodeLeaveGroupResponseV4 },
     5: { decode: decodeLeaveGroupResponseV5, encode: encodeLeaveGroupResponseV5 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** LeaveGroupRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const LeaveGroupRequestCodecs: GeneratedMessage = {
+  fingerprint: "e58ae55b339",
+  get versions() { return codecs().LeaveGroupRequest; },
+};
+
+/** LeaveGroupResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const LeaveGroupResponseCodecs: GeneratedMessage = {
+  fingerprint: "5588afb7339",
+  get versions() { return codecs().LeaveGroupResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -31,6 +33,61 @@ export interface ListGroupsRequest {
   typesFilter: string[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** ListGroupsResponse, every version: a field not in a version holds its default. */
+export interface ListGroupsResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 1+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Error; 0 for none.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Groups this broker coordinates that match the filters.
+   *
+   * Versions 0+.
+   */
+  groups: ListGroupsResponseListedGroup[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One ListedGroup of ListGroupsResponse. */
+export interface ListGroupsResponseListedGroup {
+  /**
+   * Id of the listed group.
+   *
+   * Versions 0+.
+   */
+  groupId: string;
+  /**
+   * Protocol type of the group, e.g. "consumer"; empty if it has none.
+   *
+   * Versions 0+.
+   */
+  protocolType: string;
+  /**
+   * v4+: group state, e.g. "Stable" or "Empty".
+   *
+   * Versions 4+.
+   */
+  groupState: string;
+  /**
+   * v5+: group type, e.g. "classic" or "consumer".
+   *
+   * Versions 5+.
+   */
+  groupType: string;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { ListGroupsRequest: MessageCodecTable; ListGroupsResponse: MessageCodecTable } {
 
 // ---- ListGroupsRequest version 0 ----
 
@@ -97,71 +154,6 @@ function encodeListGroupsRequestV5Fields(w: Writer, v: any, c: EncodeContext): v
 function encodeListGroupsRequestV5(w: Writer, v: any): void { encodeListGroupsRequestV5Fields(w, v, ListGroupsRequestV5Context); }
 
 function decodeListGroupsRequestV5(r: Reader): Record<string, unknown> { try { return decodeListGroupsRequestV5Fields(r); } catch (err) { throw annotateDecodeError(err, "ListGroupsRequest", 5, r); } }
-
-/** ListGroupsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ListGroupsRequestCodecs: GeneratedMessage = {
-  fingerprint: "33a4598e198",
-  versions: {
-    0: { decode: decodeListGroupsRequestV0, encode: encodeListGroupsRequestV0 },
-    1: { decode: decodeListGroupsRequestV1, encode: encodeListGroupsRequestV1 },
-    2: { decode: decodeListGroupsRequestV2, encode: encodeListGroupsRequestV2 },
-    3: { decode: decodeListGroupsRequestV3, encode: encodeListGroupsRequestV3 },
-    4: { decode: decodeListGroupsRequestV4, encode: encodeListGroupsRequestV4 },
-    5: { decode: decodeListGroupsRequestV5, encode: encodeListGroupsRequestV5 },
-  },
-};
-
-/** ListGroupsResponse, every version: a field not in a version holds its default. */
-export interface ListGroupsResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 1+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Error; 0 for none.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Groups this broker coordinates that match the filters.
-   *
-   * Versions 0+.
-   */
-  groups: ListGroupsResponseListedGroup[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One ListedGroup of ListGroupsResponse. */
-export interface ListGroupsResponseListedGroup {
-  /**
-   * Id of the listed group.
-   *
-   * Versions 0+.
-   */
-  groupId: string;
-  /**
-   * Protocol type of the group, e.g. "consumer"; empty if it has none.
-   *
-   * Versions 0+.
-   */
-  protocolType: string;
-  /**
-   * v4+: group state, e.g. "Stable" or "Empty".
-   *
-   * Versions 4+.
-   */
-  groupState: string;
-  /**
-   * v5+: group type, e.g. "classic" or "consumer".
-   *
-   * Versions 5+.
-   */
-  groupType: string;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
 
 // ---- ListGroupsResponse version 0 ----
 
@@ -259,10 +251,16 @@ function encodeListGroupsResponseV5(w: Writer, v: any): void { encodeListGroupsR
 
 function decodeListGroupsResponseV5(r: Reader): Record<string, unknown> { try { return decodeListGroupsResponseV5Fields(r); } catch (err) { throw annotateDecodeError(err, "ListGroupsResponse", 5, r); } }
 
-/** ListGroupsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ListGroupsResponseCodecs: GeneratedMessage = {
-  fingerprint: "2e55565f3db",
-  versions: {
+return {
+  ListGroupsRequest: {
+    0: { decode: decodeListGroupsRequestV0, encode: encodeListGroupsRequestV0 },
+    1: { decode: decodeListGroupsRequestV1, encode: encodeListGroupsRequestV1 },
+    2: { decode: decodeListGroupsRequestV2, encode: encodeListGroupsRequestV2 },
+    3: { decode: decodeListGroupsRequestV3, encode: encodeListGroupsRequestV3 },
+    4: { decode: decodeListGroupsRequestV4, encode: encodeListGroupsRequestV4 },
+    5: { decode: decodeListGroupsRequestV5, encode: encodeListGroupsRequestV5 },
+  },
+  ListGroupsResponse: {
     0: { decode: decodeListGroupsResponseV0, encode: encodeListGroupsResponseV0 },
     1: { decode: decodeListGroupsResponseV1, encode: encodeListGroupsResponseV1 },
     2: { decode: decodeListGroupsResponseV2, encode: encodeListGroupsResponseV2 },
@@ -270,4 +268,19 @@ export const ListGroupsResponseCodecs: GeneratedMessage = {
     4: { decode: decodeListGroupsResponseV4, encode: encodeListGroupsResponseV4 },
     5: { decode: decodeListGroupsResponseV5, encode: encodeListGroupsResponseV5 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** ListGroupsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ListGroupsRequestCodecs: GeneratedMessage = {
+  fingerprint: "33a4598e198",
+  get versions() { return codecs().ListGroupsRequest; },
+};
+
+/** ListGroupsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ListGroupsResponseCodecs: GeneratedMessage = {
+  fingerprint: "2e55565f3db",
+  get versions() { return codecs().ListGroupsResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -89,6 +91,84 @@ export interface ListOffsetsRequestListOffsetsTopic {
   partitions: ListOffsetsRequestListOffsetsPartition[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** ListOffsetsResponse, every version: a field not in a version holds its default. */
+export interface ListOffsetsResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 2+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Results, by topic.
+   *
+   * Versions 0+.
+   */
+  topics: ListOffsetsResponseListOffsetsTopicResponse[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One ListOffsetsPartitionResponse of ListOffsetsResponse. */
+export interface ListOffsetsResponseListOffsetsPartitionResponse {
+  /**
+   * Partition index within the topic.
+   *
+   * Versions 0+.
+   */
+  partitionIndex: number;
+  /**
+   * Error for this partition; 0 for none.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * The offsets found (v0 only).
+   *
+   * Versions 0.
+   */
+  oldStyleOffsets: bigint[];
+  /**
+   * Timestamp of the record found, or -1.
+   *
+   * Versions 1+; default -1.
+   */
+  timestamp: bigint;
+  /**
+   * The offset found, or -1 if there is none (e.g. no record at or after the timestamp).
+   *
+   * Versions 1+; default -1.
+   */
+  offset: bigint;
+  /**
+   * Leader epoch of the record found, or -1.
+   *
+   * Versions 4+; default -1.
+   */
+  leaderEpoch: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One ListOffsetsTopicResponse of ListOffsetsResponse. */
+export interface ListOffsetsResponseListOffsetsTopicResponse {
+  /**
+   * Topic name.
+   *
+   * Versions 0+.
+   */
+  name: string;
+  /**
+   * Results for the partitions of this topic.
+   *
+   * Versions 0+.
+   */
+  partitions: ListOffsetsResponseListOffsetsPartitionResponse[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { ListOffsetsRequest: MessageCodecTable; ListOffsetsResponse: MessageCodecTable } {
 
 // ---- ListOffsetsRequest version 0 ----
 
@@ -266,100 +346,6 @@ function encodeListOffsetsRequestV11(w: Writer, v: any): void { encodeListOffset
 
 function decodeListOffsetsRequestV11(r: Reader): Record<string, unknown> { try { return decodeListOffsetsRequestV10Fields(r); } catch (err) { throw annotateDecodeError(err, "ListOffsetsRequest", 11, r); } }
 
-/** ListOffsetsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ListOffsetsRequestCodecs: GeneratedMessage = {
-  fingerprint: "39a182015cf",
-  versions: {
-    0: { decode: decodeListOffsetsRequestV0, encode: encodeListOffsetsRequestV0 },
-    1: { decode: decodeListOffsetsRequestV1, encode: encodeListOffsetsRequestV1 },
-    2: { decode: decodeListOffsetsRequestV2, encode: encodeListOffsetsRequestV2 },
-    3: { decode: decodeListOffsetsRequestV3, encode: encodeListOffsetsRequestV3 },
-    4: { decode: decodeListOffsetsRequestV4, encode: encodeListOffsetsRequestV4 },
-    5: { decode: decodeListOffsetsRequestV5, encode: encodeListOffsetsRequestV5 },
-    6: { decode: decodeListOffsetsRequestV6, encode: encodeListOffsetsRequestV6 },
-    7: { decode: decodeListOffsetsRequestV7, encode: encodeListOffsetsRequestV7 },
-    8: { decode: decodeListOffsetsRequestV8, encode: encodeListOffsetsRequestV8 },
-    9: { decode: decodeListOffsetsRequestV9, encode: encodeListOffsetsRequestV9 },
-    10: { decode: decodeListOffsetsRequestV10, encode: encodeListOffsetsRequestV10 },
-    11: { decode: decodeListOffsetsRequestV11, encode: encodeListOffsetsRequestV11 },
-  },
-};
-
-/** ListOffsetsResponse, every version: a field not in a version holds its default. */
-export interface ListOffsetsResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 2+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Results, by topic.
-   *
-   * Versions 0+.
-   */
-  topics: ListOffsetsResponseListOffsetsTopicResponse[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One ListOffsetsPartitionResponse of ListOffsetsResponse. */
-export interface ListOffsetsResponseListOffsetsPartitionResponse {
-  /**
-   * Partition index within the topic.
-   *
-   * Versions 0+.
-   */
-  partitionIndex: number;
-  /**
-   * Error for this partition; 0 for none.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * The offsets found (v0 only).
-   *
-   * Versions 0.
-   */
-  oldStyleOffsets: bigint[];
-  /**
-   * Timestamp of the record found, or -1.
-   *
-   * Versions 1+; default -1.
-   */
-  timestamp: bigint;
-  /**
-   * The offset found, or -1 if there is none (e.g. no record at or after the timestamp).
-   *
-   * Versions 1+; default -1.
-   */
-  offset: bigint;
-  /**
-   * Leader epoch of the record found, or -1.
-   *
-   * Versions 4+; default -1.
-   */
-  leaderEpoch: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One ListOffsetsTopicResponse of ListOffsetsResponse. */
-export interface ListOffsetsResponseListOffsetsTopicResponse {
-  /**
-   * Topic name.
-   *
-   * Versions 0+.
-   */
-  name: string;
-  /**
-   * Results for the partitions of this topic.
-   *
-   * Versions 0+.
-   */
-  partitions: ListOffsetsResponseListOffsetsPartitionResponse[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- ListOffsetsResponse version 0 ----
 
 function readListOffsetsResponseV0oldStyleOffsetsArray(r: Reader) { const n0 = r.arrayLength(8, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int64()); return a1; }
@@ -530,10 +516,22 @@ function encodeListOffsetsResponseV11(w: Writer, v: any): void { encodeListOffse
 
 function decodeListOffsetsResponseV11(r: Reader): Record<string, unknown> { try { return decodeListOffsetsResponseV6Fields(r); } catch (err) { throw annotateDecodeError(err, "ListOffsetsResponse", 11, r); } }
 
-/** ListOffsetsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ListOffsetsResponseCodecs: GeneratedMessage = {
-  fingerprint: "6adab23658e",
-  versions: {
+return {
+  ListOffsetsRequest: {
+    0: { decode: decodeListOffsetsRequestV0, encode: encodeListOffsetsRequestV0 },
+    1: { decode: decodeListOffsetsRequestV1, encode: encodeListOffsetsRequestV1 },
+    2: { decode: decodeListOffsetsRequestV2, encode: encodeListOffsetsRequestV2 },
+    3: { decode: decodeListOffsetsRequestV3, encode: encodeListOffsetsRequestV3 },
+    4: { decode: decodeListOffsetsRequestV4, encode: encodeListOffsetsRequestV4 },
+    5: { decode: decodeListOffsetsRequestV5, encode: encodeListOffsetsRequestV5 },
+    6: { decode: decodeListOffsetsRequestV6, encode: encodeListOffsetsRequestV6 },
+    7: { decode: decodeListOffsetsRequestV7, encode: encodeListOffsetsRequestV7 },
+    8: { decode: decodeListOffsetsRequestV8, encode: encodeListOffsetsRequestV8 },
+    9: { decode: decodeListOffsetsRequestV9, encode: encodeListOffsetsRequestV9 },
+    10: { decode: decodeListOffsetsRequestV10, encode: encodeListOffsetsRequestV10 },
+    11: { decode: decodeListOffsetsRequestV11, encode: encodeListOffsetsRequestV11 },
+  },
+  ListOffsetsResponse: {
     0: { decode: decodeListOffsetsResponseV0, encode: encodeListOffsetsResponseV0 },
     1: { decode: decodeListOffsetsResponseV1, encode: encodeListOffsetsResponseV1 },
     2: { decode: decodeListOffsetsResponseV2, encode: encodeListOffsetsResponseV2 },
@@ -547,4 +545,19 @@ export const ListOffsetsResponseCodecs: GeneratedMessage = {
     10: { decode: decodeListOffsetsResponseV10, encode: encodeListOffsetsResponseV10 },
     11: { decode: decodeListOffsetsResponseV11, encode: encodeListOffsetsResponseV11 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** ListOffsetsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ListOffsetsRequestCodecs: GeneratedMessage = {
+  fingerprint: "39a182015cf",
+  get versions() { return codecs().ListOffsetsRequest; },
+};
+
+/** ListOffsetsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ListOffsetsResponseCodecs: GeneratedMessage = {
+  fingerprint: "6adab23658e",
+  get versions() { return codecs().ListOffsetsResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -48,38 +50,6 @@ export interface ListPartitionReassignmentsRequestListPartitionReassignmentsTopi
   partitionIndexes: number[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- ListPartitionReassignmentsRequest version 0 ----
-
-function readListPartitionReassignmentsRequestV0partitionIndexesArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
-
-function decodeListPartitionReassignmentsRequestV0ListPartitionReassignmentsTopics(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); r.path = "topics.partitionIndexes"; const v1 = readListPartitionReassignmentsRequestV0partitionIndexesArray(r); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "partitionIndexes": v1, _unknownTaggedFields: unk }; }
-
-function defaultListPartitionReassignmentsRequestV0ListPartitionReassignmentsTopics() { return { "name": "", "partitionIndexes": [] }; }
-
-function isDefaultListPartitionReassignmentsRequestV0ListPartitionReassignmentsTopics(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["partitionIndexes"] == null || v["partitionIndexes"].length === 0); }
-
-function readListPartitionReassignmentsRequestV0topicsArray(r: Reader) { const n0 = r.compactArrayLength(3, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeListPartitionReassignmentsRequestV0ListPartitionReassignmentsTopics(r)); return a1; }
-
-function decodeListPartitionReassignmentsRequestV0Fields(r: Reader) { r.path = "timeoutMs"; const v0 = r.int32(); r.path = "topics"; const v1 = readListPartitionReassignmentsRequestV0topicsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "timeoutMs": v0, "topics": v1, _unknownTaggedFields: unk }; }
-
-const ListPartitionReassignmentsRequestV0Context: EncodeContext = { api: "ListPartitionReassignmentsRequest", version: 0 };
-
-function encodeListPartitionReassignmentsRequestV0ListPartitionReassignmentsTopics(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); const x2 = v["partitionIndexes"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitionIndexes may not be null in version ${c.version}`, { ...c, field: "topics[].partitionIndexes" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
-
-function encodeListPartitionReassignmentsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["timeoutMs"]; const y1 = (x0 === undefined ? 60000 : x0); w.int32(y1 ?? 0); const x2 = v["topics"]; const y3 = (x2 === undefined ? null : x2);  if (y3 == null) { w.uvarint(0); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeListPartitionReassignmentsRequestV0ListPartitionReassignmentsTopics(w, it4 ?? {}, c); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
-
-function encodeListPartitionReassignmentsRequestV0(w: Writer, v: any): void { encodeListPartitionReassignmentsRequestV0Fields(w, v, ListPartitionReassignmentsRequestV0Context); }
-
-function decodeListPartitionReassignmentsRequestV0(r: Reader): Record<string, unknown> { try { return decodeListPartitionReassignmentsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ListPartitionReassignmentsRequest", 0, r); } }
-
-/** ListPartitionReassignmentsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ListPartitionReassignmentsRequestCodecs: GeneratedMessage = {
-  fingerprint: "449a1a1f29e",
-  versions: {
-    0: { decode: decodeListPartitionReassignmentsRequestV0, encode: encodeListPartitionReassignmentsRequestV0 },
-  },
-};
 
 /** ListPartitionReassignmentsResponse, every version: a field not in a version holds its default. */
 export interface ListPartitionReassignmentsResponse {
@@ -156,6 +126,33 @@ export interface ListPartitionReassignmentsResponseOngoingTopicReassignment {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { ListPartitionReassignmentsRequest: MessageCodecTable; ListPartitionReassignmentsResponse: MessageCodecTable } {
+
+// ---- ListPartitionReassignmentsRequest version 0 ----
+
+function readListPartitionReassignmentsRequestV0partitionIndexesArray(r: Reader) { const n0 = r.compactArrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int32()); return a1; }
+
+function decodeListPartitionReassignmentsRequestV0ListPartitionReassignmentsTopics(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); r.path = "topics.partitionIndexes"; const v1 = readListPartitionReassignmentsRequestV0partitionIndexesArray(r); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "name": v0, "partitionIndexes": v1, _unknownTaggedFields: unk }; }
+
+function defaultListPartitionReassignmentsRequestV0ListPartitionReassignmentsTopics() { return { "name": "", "partitionIndexes": [] }; }
+
+function isDefaultListPartitionReassignmentsRequestV0ListPartitionReassignmentsTopics(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["partitionIndexes"] == null || v["partitionIndexes"].length === 0); }
+
+function readListPartitionReassignmentsRequestV0topicsArray(r: Reader) { const n0 = r.compactArrayLength(3, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeListPartitionReassignmentsRequestV0ListPartitionReassignmentsTopics(r)); return a1; }
+
+function decodeListPartitionReassignmentsRequestV0Fields(r: Reader) { r.path = "timeoutMs"; const v0 = r.int32(); r.path = "topics"; const v1 = readListPartitionReassignmentsRequestV0topicsArray(r); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "timeoutMs": v0, "topics": v1, _unknownTaggedFields: unk }; }
+
+const ListPartitionReassignmentsRequestV0Context: EncodeContext = { api: "ListPartitionReassignmentsRequest", version: 0 };
+
+function encodeListPartitionReassignmentsRequestV0ListPartitionReassignmentsTopics(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); const x2 = v["partitionIndexes"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitionIndexes may not be null in version ${c.version}`, { ...c, field: "topics[].partitionIndexes" }); if (y3 == null) { w.uvarint(0 + 1); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { w.int32(it4 ?? 0); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+
+function encodeListPartitionReassignmentsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["timeoutMs"]; const y1 = (x0 === undefined ? 60000 : x0); w.int32(y1 ?? 0); const x2 = v["topics"]; const y3 = (x2 === undefined ? null : x2);  if (y3 == null) { w.uvarint(0); } else { w.uvarint(y3.length + 1); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeListPartitionReassignmentsRequestV0ListPartitionReassignmentsTopics(w, it4 ?? {}, c); } } let tags5: Array<[number, (s: Writer) => void]> | undefined; if (tags5 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags5 ?? [], v._unknownTaggedFields); }
+
+function encodeListPartitionReassignmentsRequestV0(w: Writer, v: any): void { encodeListPartitionReassignmentsRequestV0Fields(w, v, ListPartitionReassignmentsRequestV0Context); }
+
+function decodeListPartitionReassignmentsRequestV0(r: Reader): Record<string, unknown> { try { return decodeListPartitionReassignmentsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ListPartitionReassignmentsRequest", 0, r); } }
+
 // ---- ListPartitionReassignmentsResponse version 0 ----
 
 function decodeListPartitionReassignmentsResponseV0OngoingPartitionReassignment(r: Reader) { r.path = "topics.partitions.partitionIndex"; const v0 = r.int32(); r.path = "topics.partitions.replicas"; const v1 = readListPartitionReassignmentsRequestV0partitionIndexesArray(r); r.path = "topics.partitions.addingReplicas"; const v2 = readListPartitionReassignmentsRequestV0partitionIndexesArray(r); r.path = "topics.partitions.removingReplicas"; const v3 = readListPartitionReassignmentsRequestV0partitionIndexesArray(r); r.path = "topics.partitions.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "partitionIndex": v0, "replicas": v1, "addingReplicas": v2, "removingReplicas": v3, _unknownTaggedFields: unk }; }
@@ -188,10 +185,26 @@ function encodeListPartitionReassignmentsResponseV0(w: Writer, v: any): void { e
 
 function decodeListPartitionReassignmentsResponseV0(r: Reader): Record<string, unknown> { try { return decodeListPartitionReassignmentsResponseV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ListPartitionReassignmentsResponse", 0, r); } }
 
-/** ListPartitionReassignmentsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ListPartitionReassignmentsResponseCodecs: GeneratedMessage = {
-  fingerprint: "8feb42ea5a2",
-  versions: {
+return {
+  ListPartitionReassignmentsRequest: {
+    0: { decode: decodeListPartitionReassignmentsRequestV0, encode: encodeListPartitionReassignmentsRequestV0 },
+  },
+  ListPartitionReassignmentsResponse: {
     0: { decode: decodeListPartitionReassignmentsResponseV0, encode: encodeListPartitionReassignmentsResponseV0 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** ListPartitionReassignmentsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ListPartitionReassignmentsRequestCodecs: GeneratedMessage = {
+  fingerprint: "449a1a1f29e",
+  get versions() { return codecs().ListPartitionReassignmentsRequest; },
+};
+
+/** ListPartitionReassignmentsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ListPartitionReassignmentsResponseCodecs: GeneratedMessage = {
+  fingerprint: "8feb42ea5a2",
+  get versions() { return codecs().ListPartitionReassignmentsResponse; },
 };

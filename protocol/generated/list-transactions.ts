@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -43,56 +45,6 @@ export interface ListTransactionsRequest {
   transactionalIdPattern: string | null;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- ListTransactionsRequest version 0 ----
-
-function readListTransactionsRequestV0stateFiltersArray(r: Reader) { const n0 = r.compactArrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
-
-function readListTransactionsRequestV0producerIdFiltersArray(r: Reader) { const n0 = r.compactArrayLength(8, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int64()); return a1; }
-
-function decodeListTransactionsRequestV0Fields(r: Reader) { r.path = "stateFilters"; const v0 = readListTransactionsRequestV0stateFiltersArray(r); r.path = "producerIdFilters"; const v1 = readListTransactionsRequestV0producerIdFiltersArray(r); let v2: any = -1n; let v3: any = null; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "stateFilters": v0, "producerIdFilters": v1, "durationFilter": v2, "transactionalIdPattern": v3, _unknownTaggedFields: unk }; }
-
-const ListTransactionsRequestV0Context: EncodeContext = { api: "ListTransactionsRequest", version: 0 };
-
-function encodeListTransactionsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["durationFilter"] !== undefined && !(v["durationFilter"] === undefined || v["durationFilter"] === -1n)) throw new ProtocolError(`durationFilter is not supported in version ${c.version}`, { ...c, field: "durationFilter" }); if (v["transactionalIdPattern"] !== undefined && !(v["transactionalIdPattern"] == null)) throw new ProtocolError(`transactionalIdPattern is not supported in version ${c.version}`, { ...c, field: "transactionalIdPattern" }); const x0 = v["stateFilters"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`stateFilters may not be null in version ${c.version}`, { ...c, field: "stateFilters" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`stateFilters[] may not be null in version ${c.version}`, { ...c, field: "stateFilters[]" }); w.compactString(it2 ?? ''); } } const x3 = v["producerIdFilters"]; const y4 = (x3 === undefined ? [] : x3); if (y4 === null) throw new ProtocolError(`producerIdFilters may not be null in version ${c.version}`, { ...c, field: "producerIdFilters" }); if (y4 == null) { w.uvarint(0 + 1); } else { w.uvarint(y4.length + 1); for (const it5 of y4) { w.int64(typeof it5 === 'bigint' ? it5 : BigInt(it5 ?? 0)); } } let tags6: Array<[number, (s: Writer) => void]> | undefined; if (tags6 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags6 ?? [], v._unknownTaggedFields); }
-
-function encodeListTransactionsRequestV0(w: Writer, v: any): void { encodeListTransactionsRequestV0Fields(w, v, ListTransactionsRequestV0Context); }
-
-function decodeListTransactionsRequestV0(r: Reader): Record<string, unknown> { try { return decodeListTransactionsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ListTransactionsRequest", 0, r); } }
-
-// ---- ListTransactionsRequest version 1 ----
-
-function decodeListTransactionsRequestV1Fields(r: Reader) { r.path = "stateFilters"; const v0 = readListTransactionsRequestV0stateFiltersArray(r); r.path = "producerIdFilters"; const v1 = readListTransactionsRequestV0producerIdFiltersArray(r); r.path = "durationFilter"; const v2 = r.int64(); let v3: any = null; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "stateFilters": v0, "producerIdFilters": v1, "durationFilter": v2, "transactionalIdPattern": v3, _unknownTaggedFields: unk }; }
-
-const ListTransactionsRequestV1Context: EncodeContext = { api: "ListTransactionsRequest", version: 1 };
-
-function encodeListTransactionsRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { if (v["transactionalIdPattern"] !== undefined && !(v["transactionalIdPattern"] == null)) throw new ProtocolError(`transactionalIdPattern is not supported in version ${c.version}`, { ...c, field: "transactionalIdPattern" }); const x0 = v["stateFilters"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`stateFilters may not be null in version ${c.version}`, { ...c, field: "stateFilters" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`stateFilters[] may not be null in version ${c.version}`, { ...c, field: "stateFilters[]" }); w.compactString(it2 ?? ''); } } const x3 = v["producerIdFilters"]; const y4 = (x3 === undefined ? [] : x3); if (y4 === null) throw new ProtocolError(`producerIdFilters may not be null in version ${c.version}`, { ...c, field: "producerIdFilters" }); if (y4 == null) { w.uvarint(0 + 1); } else { w.uvarint(y4.length + 1); for (const it5 of y4) { w.int64(typeof it5 === 'bigint' ? it5 : BigInt(it5 ?? 0)); } } const x6 = v["durationFilter"]; const y7 = (x6 === undefined ? -1n : x6); w.int64(typeof y7 === 'bigint' ? y7 : BigInt(y7 ?? 0)); let tags8: Array<[number, (s: Writer) => void]> | undefined; if (tags8 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags8 ?? [], v._unknownTaggedFields); }
-
-function encodeListTransactionsRequestV1(w: Writer, v: any): void { encodeListTransactionsRequestV1Fields(w, v, ListTransactionsRequestV1Context); }
-
-function decodeListTransactionsRequestV1(r: Reader): Record<string, unknown> { try { return decodeListTransactionsRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "ListTransactionsRequest", 1, r); } }
-
-// ---- ListTransactionsRequest version 2 ----
-
-function decodeListTransactionsRequestV2Fields(r: Reader) { r.path = "stateFilters"; const v0 = readListTransactionsRequestV0stateFiltersArray(r); r.path = "producerIdFilters"; const v1 = readListTransactionsRequestV0producerIdFiltersArray(r); r.path = "durationFilter"; const v2 = r.int64(); r.path = "transactionalIdPattern"; const v3 = r.compactNullableString(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "stateFilters": v0, "producerIdFilters": v1, "durationFilter": v2, "transactionalIdPattern": v3, _unknownTaggedFields: unk }; }
-
-const ListTransactionsRequestV2Context: EncodeContext = { api: "ListTransactionsRequest", version: 2 };
-
-function encodeListTransactionsRequestV2Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["stateFilters"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`stateFilters may not be null in version ${c.version}`, { ...c, field: "stateFilters" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`stateFilters[] may not be null in version ${c.version}`, { ...c, field: "stateFilters[]" }); w.compactString(it2 ?? ''); } } const x3 = v["producerIdFilters"]; const y4 = (x3 === undefined ? [] : x3); if (y4 === null) throw new ProtocolError(`producerIdFilters may not be null in version ${c.version}`, { ...c, field: "producerIdFilters" }); if (y4 == null) { w.uvarint(0 + 1); } else { w.uvarint(y4.length + 1); for (const it5 of y4) { w.int64(typeof it5 === 'bigint' ? it5 : BigInt(it5 ?? 0)); } } const x6 = v["durationFilter"]; const y7 = (x6 === undefined ? -1n : x6); w.int64(typeof y7 === 'bigint' ? y7 : BigInt(y7 ?? 0)); const x8 = v["transactionalIdPattern"]; const y9 = (x8 === undefined ? null : x8);  w.compactNullableString(y9); let tags10: Array<[number, (s: Writer) => void]> | undefined; if (tags10 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags10 ?? [], v._unknownTaggedFields); }
-
-function encodeListTransactionsRequestV2(w: Writer, v: any): void { encodeListTransactionsRequestV2Fields(w, v, ListTransactionsRequestV2Context); }
-
-function decodeListTransactionsRequestV2(r: Reader): Record<string, unknown> { try { return decodeListTransactionsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "ListTransactionsRequest", 2, r); } }
-
-/** ListTransactionsRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ListTransactionsRequestCodecs: GeneratedMessage = {
-  fingerprint: "b17981a42e5",
-  versions: {
-    0: { decode: decodeListTransactionsRequestV0, encode: encodeListTransactionsRequestV0 },
-    1: { decode: decodeListTransactionsRequestV1, encode: encodeListTransactionsRequestV1 },
-    2: { decode: decodeListTransactionsRequestV2, encode: encodeListTransactionsRequestV2 },
-  },
-};
 
 /** ListTransactionsResponse, every version: a field not in a version holds its default. */
 export interface ListTransactionsResponse {
@@ -146,6 +98,49 @@ export interface ListTransactionsResponseTransactionState {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { ListTransactionsRequest: MessageCodecTable; ListTransactionsResponse: MessageCodecTable } {
+
+// ---- ListTransactionsRequest version 0 ----
+
+function readListTransactionsRequestV0stateFiltersArray(r: Reader) { const n0 = r.compactArrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.compactString()); return a1; }
+
+function readListTransactionsRequestV0producerIdFiltersArray(r: Reader) { const n0 = r.compactArrayLength(8, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(r.int64()); return a1; }
+
+function decodeListTransactionsRequestV0Fields(r: Reader) { r.path = "stateFilters"; const v0 = readListTransactionsRequestV0stateFiltersArray(r); r.path = "producerIdFilters"; const v1 = readListTransactionsRequestV0producerIdFiltersArray(r); let v2: any = -1n; let v3: any = null; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "stateFilters": v0, "producerIdFilters": v1, "durationFilter": v2, "transactionalIdPattern": v3, _unknownTaggedFields: unk }; }
+
+const ListTransactionsRequestV0Context: EncodeContext = { api: "ListTransactionsRequest", version: 0 };
+
+function encodeListTransactionsRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["durationFilter"] !== undefined && !(v["durationFilter"] === undefined || v["durationFilter"] === -1n)) throw new ProtocolError(`durationFilter is not supported in version ${c.version}`, { ...c, field: "durationFilter" }); if (v["transactionalIdPattern"] !== undefined && !(v["transactionalIdPattern"] == null)) throw new ProtocolError(`transactionalIdPattern is not supported in version ${c.version}`, { ...c, field: "transactionalIdPattern" }); const x0 = v["stateFilters"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`stateFilters may not be null in version ${c.version}`, { ...c, field: "stateFilters" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`stateFilters[] may not be null in version ${c.version}`, { ...c, field: "stateFilters[]" }); w.compactString(it2 ?? ''); } } const x3 = v["producerIdFilters"]; const y4 = (x3 === undefined ? [] : x3); if (y4 === null) throw new ProtocolError(`producerIdFilters may not be null in version ${c.version}`, { ...c, field: "producerIdFilters" }); if (y4 == null) { w.uvarint(0 + 1); } else { w.uvarint(y4.length + 1); for (const it5 of y4) { w.int64(typeof it5 === 'bigint' ? it5 : BigInt(it5 ?? 0)); } } let tags6: Array<[number, (s: Writer) => void]> | undefined; if (tags6 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags6 ?? [], v._unknownTaggedFields); }
+
+function encodeListTransactionsRequestV0(w: Writer, v: any): void { encodeListTransactionsRequestV0Fields(w, v, ListTransactionsRequestV0Context); }
+
+function decodeListTransactionsRequestV0(r: Reader): Record<string, unknown> { try { return decodeListTransactionsRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ListTransactionsRequest", 0, r); } }
+
+// ---- ListTransactionsRequest version 1 ----
+
+function decodeListTransactionsRequestV1Fields(r: Reader) { r.path = "stateFilters"; const v0 = readListTransactionsRequestV0stateFiltersArray(r); r.path = "producerIdFilters"; const v1 = readListTransactionsRequestV0producerIdFiltersArray(r); r.path = "durationFilter"; const v2 = r.int64(); let v3: any = null; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "stateFilters": v0, "producerIdFilters": v1, "durationFilter": v2, "transactionalIdPattern": v3, _unknownTaggedFields: unk }; }
+
+const ListTransactionsRequestV1Context: EncodeContext = { api: "ListTransactionsRequest", version: 1 };
+
+function encodeListTransactionsRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { if (v["transactionalIdPattern"] !== undefined && !(v["transactionalIdPattern"] == null)) throw new ProtocolError(`transactionalIdPattern is not supported in version ${c.version}`, { ...c, field: "transactionalIdPattern" }); const x0 = v["stateFilters"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`stateFilters may not be null in version ${c.version}`, { ...c, field: "stateFilters" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`stateFilters[] may not be null in version ${c.version}`, { ...c, field: "stateFilters[]" }); w.compactString(it2 ?? ''); } } const x3 = v["producerIdFilters"]; const y4 = (x3 === undefined ? [] : x3); if (y4 === null) throw new ProtocolError(`producerIdFilters may not be null in version ${c.version}`, { ...c, field: "producerIdFilters" }); if (y4 == null) { w.uvarint(0 + 1); } else { w.uvarint(y4.length + 1); for (const it5 of y4) { w.int64(typeof it5 === 'bigint' ? it5 : BigInt(it5 ?? 0)); } } const x6 = v["durationFilter"]; const y7 = (x6 === undefined ? -1n : x6); w.int64(typeof y7 === 'bigint' ? y7 : BigInt(y7 ?? 0)); let tags8: Array<[number, (s: Writer) => void]> | undefined; if (tags8 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags8 ?? [], v._unknownTaggedFields); }
+
+function encodeListTransactionsRequestV1(w: Writer, v: any): void { encodeListTransactionsRequestV1Fields(w, v, ListTransactionsRequestV1Context); }
+
+function decodeListTransactionsRequestV1(r: Reader): Record<string, unknown> { try { return decodeListTransactionsRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "ListTransactionsRequest", 1, r); } }
+
+// ---- ListTransactionsRequest version 2 ----
+
+function decodeListTransactionsRequestV2Fields(r: Reader) { r.path = "stateFilters"; const v0 = readListTransactionsRequestV0stateFiltersArray(r); r.path = "producerIdFilters"; const v1 = readListTransactionsRequestV0producerIdFiltersArray(r); r.path = "durationFilter"; const v2 = r.int64(); r.path = "transactionalIdPattern"; const v3 = r.compactNullableString(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "stateFilters": v0, "producerIdFilters": v1, "durationFilter": v2, "transactionalIdPattern": v3, _unknownTaggedFields: unk }; }
+
+const ListTransactionsRequestV2Context: EncodeContext = { api: "ListTransactionsRequest", version: 2 };
+
+function encodeListTransactionsRequestV2Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["stateFilters"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`stateFilters may not be null in version ${c.version}`, { ...c, field: "stateFilters" }); if (y1 == null) { w.uvarint(0 + 1); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`stateFilters[] may not be null in version ${c.version}`, { ...c, field: "stateFilters[]" }); w.compactString(it2 ?? ''); } } const x3 = v["producerIdFilters"]; const y4 = (x3 === undefined ? [] : x3); if (y4 === null) throw new ProtocolError(`producerIdFilters may not be null in version ${c.version}`, { ...c, field: "producerIdFilters" }); if (y4 == null) { w.uvarint(0 + 1); } else { w.uvarint(y4.length + 1); for (const it5 of y4) { w.int64(typeof it5 === 'bigint' ? it5 : BigInt(it5 ?? 0)); } } const x6 = v["durationFilter"]; const y7 = (x6 === undefined ? -1n : x6); w.int64(typeof y7 === 'bigint' ? y7 : BigInt(y7 ?? 0)); const x8 = v["transactionalIdPattern"]; const y9 = (x8 === undefined ? null : x8);  w.compactNullableString(y9); let tags10: Array<[number, (s: Writer) => void]> | undefined; if (tags10 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags10 ?? [], v._unknownTaggedFields); }
+
+function encodeListTransactionsRequestV2(w: Writer, v: any): void { encodeListTransactionsRequestV2Fields(w, v, ListTransactionsRequestV2Context); }
+
+function decodeListTransactionsRequestV2(r: Reader): Record<string, unknown> { try { return decodeListTransactionsRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "ListTransactionsRequest", 2, r); } }
+
 // ---- ListTransactionsResponse version 0 ----
 
 function decodeListTransactionsResponseV0TransactionState(r: Reader) { r.path = "transactionStates.transactionalId"; const v0 = r.compactString(); r.path = "transactionStates.producerId"; const v1 = r.int64(); r.path = "transactionStates.transactionState"; const v2 = r.compactString(); r.path = "transactionStates.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "transactionalId": v0, "producerId": v1, "transactionState": v2, _unknownTaggedFields: unk }; }
@@ -184,12 +179,30 @@ function encodeListTransactionsResponseV2(w: Writer, v: any): void { encodeListT
 
 function decodeListTransactionsResponseV2(r: Reader): Record<string, unknown> { try { return decodeListTransactionsResponseV0Fields(r); } catch (err) { throw annotateDecodeError(err, "ListTransactionsResponse", 2, r); } }
 
-/** ListTransactionsResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ListTransactionsResponseCodecs: GeneratedMessage = {
-  fingerprint: "6317dd3c3f8",
-  versions: {
+return {
+  ListTransactionsRequest: {
+    0: { decode: decodeListTransactionsRequestV0, encode: encodeListTransactionsRequestV0 },
+    1: { decode: decodeListTransactionsRequestV1, encode: encodeListTransactionsRequestV1 },
+    2: { decode: decodeListTransactionsRequestV2, encode: encodeListTransactionsRequestV2 },
+  },
+  ListTransactionsResponse: {
     0: { decode: decodeListTransactionsResponseV0, encode: encodeListTransactionsResponseV0 },
     1: { decode: decodeListTransactionsResponseV1, encode: encodeListTransactionsResponseV1 },
     2: { decode: decodeListTransactionsResponseV2, encode: encodeListTransactionsResponseV2 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** ListTransactionsRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ListTransactionsRequestCodecs: GeneratedMessage = {
+  fingerprint: "b17981a42e5",
+  get versions() { return codecs().ListTransactionsRequest; },
+};
+
+/** ListTransactionsResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ListTransactionsResponseCodecs: GeneratedMessage = {
+  fingerprint: "6317dd3c3f8",
+  get versions() { return codecs().ListTransactionsResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -60,191 +62,6 @@ export interface MetadataRequestMetadataRequestTopic {
   name: string | null;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- MetadataRequest version 0 ----
-
-function decodeMetadataRequestV0MetadataRequestTopic(r: Reader) { r.path = "topics.name"; const v0 = r.string(); let v1: any = "AAAAAAAAAAAAAAAAAAAAAA"; return { "topicId": v1, "name": v0 }; }
-
-function defaultMetadataRequestV0MetadataRequestTopic() { return { "topicId": "AAAAAAAAAAAAAAAAAAAAAA", "name": "" }; }
-
-function isDefaultMetadataRequestV0MetadataRequestTopic(v: any): boolean { return (v["topicId"] === undefined || v["topicId"] === "AAAAAAAAAAAAAAAAAAAAAA") && (v["name"] === undefined || v["name"] === ""); }
-
-function readMetadataRequestV0topicsArray(r: Reader) { const n0 = r.arrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeMetadataRequestV0MetadataRequestTopic(r)); return a1; }
-
-function decodeMetadataRequestV0Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV0topicsArray(r); let v1: any = true; let v2: any = false; let v3: any = false; return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v2, "includeTopicAuthorizedOperations": v3 }; }
-
-const MetadataRequestV0Context: EncodeContext = { api: "MetadataRequest", version: 0 };
-
-function encodeMetadataRequestV0MetadataRequestTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.string(y1 ?? ''); }
-
-function encodeMetadataRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["allowAutoTopicCreation"] !== undefined && !(v["allowAutoTopicCreation"] === undefined || v["allowAutoTopicCreation"] === true)) throw new ProtocolError(`allowAutoTopicCreation is not supported in version ${c.version}`, { ...c, field: "allowAutoTopicCreation" }); if (v["includeClusterAuthorizedOperations"] !== undefined && !(v["includeClusterAuthorizedOperations"] === undefined || v["includeClusterAuthorizedOperations"] === false)) throw new ProtocolError(`includeClusterAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeClusterAuthorizedOperations" }); if (v["includeTopicAuthorizedOperations"] !== undefined && !(v["includeTopicAuthorizedOperations"] === undefined || v["includeTopicAuthorizedOperations"] === false)) throw new ProtocolError(`includeTopicAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeTopicAuthorizedOperations" }); const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV0MetadataRequestTopic(w, it2 ?? {}, c); } } }
-
-function encodeMetadataRequestV0(w: Writer, v: any): void { encodeMetadataRequestV0Fields(w, v, MetadataRequestV0Context); }
-
-function decodeMetadataRequestV0(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 0, r); } }
-
-// ---- MetadataRequest version 1 ----
-
-function readMetadataRequestV1topicsArray(r: Reader) { const n0 = r.arrayLength(1, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeMetadataRequestV0MetadataRequestTopic(r)); return a1; }
-
-function decodeMetadataRequestV1Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV1topicsArray(r); let v1: any = true; let v2: any = false; let v3: any = false; return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v2, "includeTopicAuthorizedOperations": v3 }; }
-
-const MetadataRequestV1Context: EncodeContext = { api: "MetadataRequest", version: 1 };
-
-function encodeMetadataRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { if (v["allowAutoTopicCreation"] !== undefined && !(v["allowAutoTopicCreation"] === undefined || v["allowAutoTopicCreation"] === true)) throw new ProtocolError(`allowAutoTopicCreation is not supported in version ${c.version}`, { ...c, field: "allowAutoTopicCreation" }); if (v["includeClusterAuthorizedOperations"] !== undefined && !(v["includeClusterAuthorizedOperations"] === undefined || v["includeClusterAuthorizedOperations"] === false)) throw new ProtocolError(`includeClusterAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeClusterAuthorizedOperations" }); if (v["includeTopicAuthorizedOperations"] !== undefined && !(v["includeTopicAuthorizedOperations"] === undefined || v["includeTopicAuthorizedOperations"] === false)) throw new ProtocolError(`includeTopicAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeTopicAuthorizedOperations" }); const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.int32(-1); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV0MetadataRequestTopic(w, it2 ?? {}, c); } } }
-
-function encodeMetadataRequestV1(w: Writer, v: any): void { encodeMetadataRequestV1Fields(w, v, MetadataRequestV1Context); }
-
-function decodeMetadataRequestV1(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 1, r); } }
-
-// ---- MetadataRequest version 2 ----
-
-const MetadataRequestV2Context: EncodeContext = { api: "MetadataRequest", version: 2 };
-
-function encodeMetadataRequestV2(w: Writer, v: any): void { encodeMetadataRequestV1Fields(w, v, MetadataRequestV2Context); }
-
-function decodeMetadataRequestV2(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 2, r); } }
-
-// ---- MetadataRequest version 3 ----
-
-const MetadataRequestV3Context: EncodeContext = { api: "MetadataRequest", version: 3 };
-
-function encodeMetadataRequestV3(w: Writer, v: any): void { encodeMetadataRequestV1Fields(w, v, MetadataRequestV3Context); }
-
-function decodeMetadataRequestV3(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 3, r); } }
-
-// ---- MetadataRequest version 4 ----
-
-function decodeMetadataRequestV4Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV1topicsArray(r); r.path = "allowAutoTopicCreation"; const v1 = r.bool(); let v2: any = false; let v3: any = false; return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v2, "includeTopicAuthorizedOperations": v3 }; }
-
-const MetadataRequestV4Context: EncodeContext = { api: "MetadataRequest", version: 4 };
-
-function encodeMetadataRequestV4Fields(w: Writer, v: any, c: EncodeContext): void { if (v["includeClusterAuthorizedOperations"] !== undefined && !(v["includeClusterAuthorizedOperations"] === undefined || v["includeClusterAuthorizedOperations"] === false)) throw new ProtocolError(`includeClusterAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeClusterAuthorizedOperations" }); if (v["includeTopicAuthorizedOperations"] !== undefined && !(v["includeTopicAuthorizedOperations"] === undefined || v["includeTopicAuthorizedOperations"] === false)) throw new ProtocolError(`includeTopicAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeTopicAuthorizedOperations" }); const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.int32(-1); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV0MetadataRequestTopic(w, it2 ?? {}, c); } } const x3 = v["allowAutoTopicCreation"]; const y4 = (x3 === undefined ? true : x3); w.bool(!!y4); }
-
-function encodeMetadataRequestV4(w: Writer, v: any): void { encodeMetadataRequestV4Fields(w, v, MetadataRequestV4Context); }
-
-function decodeMetadataRequestV4(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 4, r); } }
-
-// ---- MetadataRequest version 5 ----
-
-const MetadataRequestV5Context: EncodeContext = { api: "MetadataRequest", version: 5 };
-
-function encodeMetadataRequestV5(w: Writer, v: any): void { encodeMetadataRequestV4Fields(w, v, MetadataRequestV5Context); }
-
-function decodeMetadataRequestV5(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 5, r); } }
-
-// ---- MetadataRequest version 6 ----
-
-const MetadataRequestV6Context: EncodeContext = { api: "MetadataRequest", version: 6 };
-
-function encodeMetadataRequestV6(w: Writer, v: any): void { encodeMetadataRequestV4Fields(w, v, MetadataRequestV6Context); }
-
-function decodeMetadataRequestV6(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 6, r); } }
-
-// ---- MetadataRequest version 7 ----
-
-const MetadataRequestV7Context: EncodeContext = { api: "MetadataRequest", version: 7 };
-
-function encodeMetadataRequestV7(w: Writer, v: any): void { encodeMetadataRequestV4Fields(w, v, MetadataRequestV7Context); }
-
-function decodeMetadataRequestV7(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 7, r); } }
-
-// ---- MetadataRequest version 8 ----
-
-function decodeMetadataRequestV8Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV1topicsArray(r); r.path = "allowAutoTopicCreation"; const v1 = r.bool(); r.path = "includeClusterAuthorizedOperations"; const v2 = r.bool(); r.path = "includeTopicAuthorizedOperations"; const v3 = r.bool(); return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v2, "includeTopicAuthorizedOperations": v3 }; }
-
-const MetadataRequestV8Context: EncodeContext = { api: "MetadataRequest", version: 8 };
-
-function encodeMetadataRequestV8Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.int32(-1); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV0MetadataRequestTopic(w, it2 ?? {}, c); } } const x3 = v["allowAutoTopicCreation"]; const y4 = (x3 === undefined ? true : x3); w.bool(!!y4); const x5 = v["includeClusterAuthorizedOperations"]; const y6 = (x5 === undefined ? false : x5); w.bool(!!y6); const x7 = v["includeTopicAuthorizedOperations"]; const y8 = (x7 === undefined ? false : x7); w.bool(!!y8); }
-
-function encodeMetadataRequestV8(w: Writer, v: any): void { encodeMetadataRequestV8Fields(w, v, MetadataRequestV8Context); }
-
-function decodeMetadataRequestV8(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV8Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 8, r); } }
-
-// ---- MetadataRequest version 9 ----
-
-function decodeMetadataRequestV9MetadataRequestTopic(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); let v1: any = "AAAAAAAAAAAAAAAAAAAAAA"; r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topicId": v1, "name": v0, _unknownTaggedFields: unk }; }
-
-function readMetadataRequestV9topicsArray(r: Reader) { const n0 = r.compactArrayLength(2, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeMetadataRequestV9MetadataRequestTopic(r)); return a1; }
-
-function decodeMetadataRequestV9Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV9topicsArray(r); r.path = "allowAutoTopicCreation"; const v1 = r.bool(); r.path = "includeClusterAuthorizedOperations"; const v2 = r.bool(); r.path = "includeTopicAuthorizedOperations"; const v3 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v2, "includeTopicAuthorizedOperations": v3, _unknownTaggedFields: unk }; }
-
-const MetadataRequestV9Context: EncodeContext = { api: "MetadataRequest", version: 9 };
-
-function encodeMetadataRequestV9MetadataRequestTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); let tags2: Array<[number, (s: Writer) => void]> | undefined; if (tags2 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags2 ?? [], v._unknownTaggedFields); }
-
-function encodeMetadataRequestV9Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.uvarint(0); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV9MetadataRequestTopic(w, it2 ?? {}, c); } } const x3 = v["allowAutoTopicCreation"]; const y4 = (x3 === undefined ? true : x3); w.bool(!!y4); const x5 = v["includeClusterAuthorizedOperations"]; const y6 = (x5 === undefined ? false : x5); w.bool(!!y6); const x7 = v["includeTopicAuthorizedOperations"]; const y8 = (x7 === undefined ? false : x7); w.bool(!!y8); let tags9: Array<[number, (s: Writer) => void]> | undefined; if (tags9 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags9 ?? [], v._unknownTaggedFields); }
-
-function encodeMetadataRequestV9(w: Writer, v: any): void { encodeMetadataRequestV9Fields(w, v, MetadataRequestV9Context); }
-
-function decodeMetadataRequestV9(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV9Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 9, r); } }
-
-// ---- MetadataRequest version 10 ----
-
-function decodeMetadataRequestV10MetadataRequestTopic(r: Reader) { r.path = "topics.topicId"; const v0 = r.uuid(); r.path = "topics.name"; const v1 = r.compactNullableString(); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topicId": v0, "name": v1, _unknownTaggedFields: unk }; }
-
-function readMetadataRequestV10topicsArray(r: Reader) { const n0 = r.compactArrayLength(18, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeMetadataRequestV10MetadataRequestTopic(r)); return a1; }
-
-function decodeMetadataRequestV10Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV10topicsArray(r); r.path = "allowAutoTopicCreation"; const v1 = r.bool(); r.path = "includeClusterAuthorizedOperations"; const v2 = r.bool(); r.path = "includeTopicAuthorizedOperations"; const v3 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v2, "includeTopicAuthorizedOperations": v3, _unknownTaggedFields: unk }; }
-
-const MetadataRequestV10Context: EncodeContext = { api: "MetadataRequest", version: 10 };
-
-function encodeMetadataRequestV10MetadataRequestTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topicId"]; const y1 = (x0 === undefined ? "AAAAAAAAAAAAAAAAAAAAAA" : x0); w.uuid(y1 ?? 'AAAAAAAAAAAAAAAAAAAAAA'); const x2 = v["name"]; const y3 = (x2 === undefined ? "" : x2);  w.compactNullableString(y3); let tags4: Array<[number, (s: Writer) => void]> | undefined; if (tags4 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags4 ?? [], v._unknownTaggedFields); }
-
-function encodeMetadataRequestV10Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.uvarint(0); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV10MetadataRequestTopic(w, it2 ?? {}, c); } } const x3 = v["allowAutoTopicCreation"]; const y4 = (x3 === undefined ? true : x3); w.bool(!!y4); const x5 = v["includeClusterAuthorizedOperations"]; const y6 = (x5 === undefined ? false : x5); w.bool(!!y6); const x7 = v["includeTopicAuthorizedOperations"]; const y8 = (x7 === undefined ? false : x7); w.bool(!!y8); let tags9: Array<[number, (s: Writer) => void]> | undefined; if (tags9 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags9 ?? [], v._unknownTaggedFields); }
-
-function encodeMetadataRequestV10(w: Writer, v: any): void { encodeMetadataRequestV10Fields(w, v, MetadataRequestV10Context); }
-
-function decodeMetadataRequestV10(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV10Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 10, r); } }
-
-// ---- MetadataRequest version 11 ----
-
-function decodeMetadataRequestV11Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV10topicsArray(r); r.path = "allowAutoTopicCreation"; const v1 = r.bool(); r.path = "includeTopicAuthorizedOperations"; const v2 = r.bool(); let v3: any = false; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v3, "includeTopicAuthorizedOperations": v2, _unknownTaggedFields: unk }; }
-
-const MetadataRequestV11Context: EncodeContext = { api: "MetadataRequest", version: 11 };
-
-function encodeMetadataRequestV11Fields(w: Writer, v: any, c: EncodeContext): void { if (v["includeClusterAuthorizedOperations"] !== undefined && !(v["includeClusterAuthorizedOperations"] === undefined || v["includeClusterAuthorizedOperations"] === false)) throw new ProtocolError(`includeClusterAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeClusterAuthorizedOperations" }); const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.uvarint(0); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV10MetadataRequestTopic(w, it2 ?? {}, c); } } const x3 = v["allowAutoTopicCreation"]; const y4 = (x3 === undefined ? true : x3); w.bool(!!y4); const x5 = v["includeTopicAuthorizedOperations"]; const y6 = (x5 === undefined ? false : x5); w.bool(!!y6); let tags7: Array<[number, (s: Writer) => void]> | undefined; if (tags7 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags7 ?? [], v._unknownTaggedFields); }
-
-function encodeMetadataRequestV11(w: Writer, v: any): void { encodeMetadataRequestV11Fields(w, v, MetadataRequestV11Context); }
-
-function decodeMetadataRequestV11(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV11Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 11, r); } }
-
-// ---- MetadataRequest version 12 ----
-
-const MetadataRequestV12Context: EncodeContext = { api: "MetadataRequest", version: 12 };
-
-function encodeMetadataRequestV12(w: Writer, v: any): void { encodeMetadataRequestV11Fields(w, v, MetadataRequestV12Context); }
-
-function decodeMetadataRequestV12(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV11Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 12, r); } }
-
-// ---- MetadataRequest version 13 ----
-
-const MetadataRequestV13Context: EncodeContext = { api: "MetadataRequest", version: 13 };
-
-function encodeMetadataRequestV13(w: Writer, v: any): void { encodeMetadataRequestV11Fields(w, v, MetadataRequestV13Context); }
-
-function decodeMetadataRequestV13(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV11Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 13, r); } }
-
-/** MetadataRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const MetadataRequestCodecs: GeneratedMessage = {
-  fingerprint: "aa18e60d41c",
-  versions: {
-    0: { decode: decodeMetadataRequestV0, encode: encodeMetadataRequestV0 },
-    1: { decode: decodeMetadataRequestV1, encode: encodeMetadataRequestV1 },
-    2: { decode: decodeMetadataRequestV2, encode: encodeMetadataRequestV2 },
-    3: { decode: decodeMetadataRequestV3, encode: encodeMetadataRequestV3 },
-    4: { decode: decodeMetadataRequestV4, encode: encodeMetadataRequestV4 },
-    5: { decode: decodeMetadataRequestV5, encode: encodeMetadataRequestV5 },
-    6: { decode: decodeMetadataRequestV6, encode: encodeMetadataRequestV6 },
-    7: { decode: decodeMetadataRequestV7, encode: encodeMetadataRequestV7 },
-    8: { decode: decodeMetadataRequestV8, encode: encodeMetadataRequestV8 },
-    9: { decode: decodeMetadataRequestV9, encode: encodeMetadataRequestV9 },
-    10: { decode: decodeMetadataRequestV10, encode: encodeMetadataRequestV10 },
-    11: { decode: decodeMetadataRequestV11, encode: encodeMetadataRequestV11 },
-    12: { decode: decodeMetadataRequestV12, encode: encodeMetadataRequestV12 },
-    13: { decode: decodeMetadataRequestV13, encode: encodeMetadataRequestV13 },
-  },
-};
 
 /** MetadataResponse, every version: a field not in a version holds its default. */
 export interface MetadataResponse {
@@ -409,6 +226,173 @@ export interface MetadataResponseMetadataResponseTopic {
   topicAuthorizedOperations: number;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { MetadataRequest: MessageCodecTable; MetadataResponse: MessageCodecTable } {
+
+// ---- MetadataRequest version 0 ----
+
+function decodeMetadataRequestV0MetadataRequestTopic(r: Reader) { r.path = "topics.name"; const v0 = r.string(); let v1: any = "AAAAAAAAAAAAAAAAAAAAAA"; return { "topicId": v1, "name": v0 }; }
+
+function defaultMetadataRequestV0MetadataRequestTopic() { return { "topicId": "AAAAAAAAAAAAAAAAAAAAAA", "name": "" }; }
+
+function isDefaultMetadataRequestV0MetadataRequestTopic(v: any): boolean { return (v["topicId"] === undefined || v["topicId"] === "AAAAAAAAAAAAAAAAAAAAAA") && (v["name"] === undefined || v["name"] === ""); }
+
+function readMetadataRequestV0topicsArray(r: Reader) { const n0 = r.arrayLength(1, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeMetadataRequestV0MetadataRequestTopic(r)); return a1; }
+
+function decodeMetadataRequestV0Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV0topicsArray(r); let v1: any = true; let v2: any = false; let v3: any = false; return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v2, "includeTopicAuthorizedOperations": v3 }; }
+
+const MetadataRequestV0Context: EncodeContext = { api: "MetadataRequest", version: 0 };
+
+function encodeMetadataRequestV0MetadataRequestTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.string(y1 ?? ''); }
+
+function encodeMetadataRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { if (v["allowAutoTopicCreation"] !== undefined && !(v["allowAutoTopicCreation"] === undefined || v["allowAutoTopicCreation"] === true)) throw new ProtocolError(`allowAutoTopicCreation is not supported in version ${c.version}`, { ...c, field: "allowAutoTopicCreation" }); if (v["includeClusterAuthorizedOperations"] !== undefined && !(v["includeClusterAuthorizedOperations"] === undefined || v["includeClusterAuthorizedOperations"] === false)) throw new ProtocolError(`includeClusterAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeClusterAuthorizedOperations" }); if (v["includeTopicAuthorizedOperations"] !== undefined && !(v["includeTopicAuthorizedOperations"] === undefined || v["includeTopicAuthorizedOperations"] === false)) throw new ProtocolError(`includeTopicAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeTopicAuthorizedOperations" }); const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0); if (y1 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y1 == null) { w.int32(0); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV0MetadataRequestTopic(w, it2 ?? {}, c); } } }
+
+function encodeMetadataRequestV0(w: Writer, v: any): void { encodeMetadataRequestV0Fields(w, v, MetadataRequestV0Context); }
+
+function decodeMetadataRequestV0(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 0, r); } }
+
+// ---- MetadataRequest version 1 ----
+
+function readMetadataRequestV1topicsArray(r: Reader) { const n0 = r.arrayLength(1, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeMetadataRequestV0MetadataRequestTopic(r)); return a1; }
+
+function decodeMetadataRequestV1Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV1topicsArray(r); let v1: any = true; let v2: any = false; let v3: any = false; return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v2, "includeTopicAuthorizedOperations": v3 }; }
+
+const MetadataRequestV1Context: EncodeContext = { api: "MetadataRequest", version: 1 };
+
+function encodeMetadataRequestV1Fields(w: Writer, v: any, c: EncodeContext): void { if (v["allowAutoTopicCreation"] !== undefined && !(v["allowAutoTopicCreation"] === undefined || v["allowAutoTopicCreation"] === true)) throw new ProtocolError(`allowAutoTopicCreation is not supported in version ${c.version}`, { ...c, field: "allowAutoTopicCreation" }); if (v["includeClusterAuthorizedOperations"] !== undefined && !(v["includeClusterAuthorizedOperations"] === undefined || v["includeClusterAuthorizedOperations"] === false)) throw new ProtocolError(`includeClusterAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeClusterAuthorizedOperations" }); if (v["includeTopicAuthorizedOperations"] !== undefined && !(v["includeTopicAuthorizedOperations"] === undefined || v["includeTopicAuthorizedOperations"] === false)) throw new ProtocolError(`includeTopicAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeTopicAuthorizedOperations" }); const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.int32(-1); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV0MetadataRequestTopic(w, it2 ?? {}, c); } } }
+
+function encodeMetadataRequestV1(w: Writer, v: any): void { encodeMetadataRequestV1Fields(w, v, MetadataRequestV1Context); }
+
+function decodeMetadataRequestV1(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 1, r); } }
+
+// ---- MetadataRequest version 2 ----
+
+const MetadataRequestV2Context: EncodeContext = { api: "MetadataRequest", version: 2 };
+
+function encodeMetadataRequestV2(w: Writer, v: any): void { encodeMetadataRequestV1Fields(w, v, MetadataRequestV2Context); }
+
+function decodeMetadataRequestV2(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 2, r); } }
+
+// ---- MetadataRequest version 3 ----
+
+const MetadataRequestV3Context: EncodeContext = { api: "MetadataRequest", version: 3 };
+
+function encodeMetadataRequestV3(w: Writer, v: any): void { encodeMetadataRequestV1Fields(w, v, MetadataRequestV3Context); }
+
+function decodeMetadataRequestV3(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV1Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 3, r); } }
+
+// ---- MetadataRequest version 4 ----
+
+function decodeMetadataRequestV4Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV1topicsArray(r); r.path = "allowAutoTopicCreation"; const v1 = r.bool(); let v2: any = false; let v3: any = false; return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v2, "includeTopicAuthorizedOperations": v3 }; }
+
+const MetadataRequestV4Context: EncodeContext = { api: "MetadataRequest", version: 4 };
+
+function encodeMetadataRequestV4Fields(w: Writer, v: any, c: EncodeContext): void { if (v["includeClusterAuthorizedOperations"] !== undefined && !(v["includeClusterAuthorizedOperations"] === undefined || v["includeClusterAuthorizedOperations"] === false)) throw new ProtocolError(`includeClusterAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeClusterAuthorizedOperations" }); if (v["includeTopicAuthorizedOperations"] !== undefined && !(v["includeTopicAuthorizedOperations"] === undefined || v["includeTopicAuthorizedOperations"] === false)) throw new ProtocolError(`includeTopicAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeTopicAuthorizedOperations" }); const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.int32(-1); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV0MetadataRequestTopic(w, it2 ?? {}, c); } } const x3 = v["allowAutoTopicCreation"]; const y4 = (x3 === undefined ? true : x3); w.bool(!!y4); }
+
+function encodeMetadataRequestV4(w: Writer, v: any): void { encodeMetadataRequestV4Fields(w, v, MetadataRequestV4Context); }
+
+function decodeMetadataRequestV4(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 4, r); } }
+
+// ---- MetadataRequest version 5 ----
+
+const MetadataRequestV5Context: EncodeContext = { api: "MetadataRequest", version: 5 };
+
+function encodeMetadataRequestV5(w: Writer, v: any): void { encodeMetadataRequestV4Fields(w, v, MetadataRequestV5Context); }
+
+function decodeMetadataRequestV5(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 5, r); } }
+
+// ---- MetadataRequest version 6 ----
+
+const MetadataRequestV6Context: EncodeContext = { api: "MetadataRequest", version: 6 };
+
+function encodeMetadataRequestV6(w: Writer, v: any): void { encodeMetadataRequestV4Fields(w, v, MetadataRequestV6Context); }
+
+function decodeMetadataRequestV6(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 6, r); } }
+
+// ---- MetadataRequest version 7 ----
+
+const MetadataRequestV7Context: EncodeContext = { api: "MetadataRequest", version: 7 };
+
+function encodeMetadataRequestV7(w: Writer, v: any): void { encodeMetadataRequestV4Fields(w, v, MetadataRequestV7Context); }
+
+function decodeMetadataRequestV7(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 7, r); } }
+
+// ---- MetadataRequest version 8 ----
+
+function decodeMetadataRequestV8Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV1topicsArray(r); r.path = "allowAutoTopicCreation"; const v1 = r.bool(); r.path = "includeClusterAuthorizedOperations"; const v2 = r.bool(); r.path = "includeTopicAuthorizedOperations"; const v3 = r.bool(); return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v2, "includeTopicAuthorizedOperations": v3 }; }
+
+const MetadataRequestV8Context: EncodeContext = { api: "MetadataRequest", version: 8 };
+
+function encodeMetadataRequestV8Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.int32(-1); } else { w.int32(y1.length); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV0MetadataRequestTopic(w, it2 ?? {}, c); } } const x3 = v["allowAutoTopicCreation"]; const y4 = (x3 === undefined ? true : x3); w.bool(!!y4); const x5 = v["includeClusterAuthorizedOperations"]; const y6 = (x5 === undefined ? false : x5); w.bool(!!y6); const x7 = v["includeTopicAuthorizedOperations"]; const y8 = (x7 === undefined ? false : x7); w.bool(!!y8); }
+
+function encodeMetadataRequestV8(w: Writer, v: any): void { encodeMetadataRequestV8Fields(w, v, MetadataRequestV8Context); }
+
+function decodeMetadataRequestV8(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV8Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 8, r); } }
+
+// ---- MetadataRequest version 9 ----
+
+function decodeMetadataRequestV9MetadataRequestTopic(r: Reader) { r.path = "topics.name"; const v0 = r.compactString(); let v1: any = "AAAAAAAAAAAAAAAAAAAAAA"; r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topicId": v1, "name": v0, _unknownTaggedFields: unk }; }
+
+function readMetadataRequestV9topicsArray(r: Reader) { const n0 = r.compactArrayLength(2, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeMetadataRequestV9MetadataRequestTopic(r)); return a1; }
+
+function decodeMetadataRequestV9Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV9topicsArray(r); r.path = "allowAutoTopicCreation"; const v1 = r.bool(); r.path = "includeClusterAuthorizedOperations"; const v2 = r.bool(); r.path = "includeTopicAuthorizedOperations"; const v3 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v2, "includeTopicAuthorizedOperations": v3, _unknownTaggedFields: unk }; }
+
+const MetadataRequestV9Context: EncodeContext = { api: "MetadataRequest", version: 9 };
+
+function encodeMetadataRequestV9MetadataRequestTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.compactString(y1 ?? ''); let tags2: Array<[number, (s: Writer) => void]> | undefined; if (tags2 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags2 ?? [], v._unknownTaggedFields); }
+
+function encodeMetadataRequestV9Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.uvarint(0); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV9MetadataRequestTopic(w, it2 ?? {}, c); } } const x3 = v["allowAutoTopicCreation"]; const y4 = (x3 === undefined ? true : x3); w.bool(!!y4); const x5 = v["includeClusterAuthorizedOperations"]; const y6 = (x5 === undefined ? false : x5); w.bool(!!y6); const x7 = v["includeTopicAuthorizedOperations"]; const y8 = (x7 === undefined ? false : x7); w.bool(!!y8); let tags9: Array<[number, (s: Writer) => void]> | undefined; if (tags9 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags9 ?? [], v._unknownTaggedFields); }
+
+function encodeMetadataRequestV9(w: Writer, v: any): void { encodeMetadataRequestV9Fields(w, v, MetadataRequestV9Context); }
+
+function decodeMetadataRequestV9(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV9Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 9, r); } }
+
+// ---- MetadataRequest version 10 ----
+
+function decodeMetadataRequestV10MetadataRequestTopic(r: Reader) { r.path = "topics.topicId"; const v0 = r.uuid(); r.path = "topics.name"; const v1 = r.compactNullableString(); r.path = "topics.(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topicId": v0, "name": v1, _unknownTaggedFields: unk }; }
+
+function readMetadataRequestV10topicsArray(r: Reader) { const n0 = r.compactArrayLength(18, true); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeMetadataRequestV10MetadataRequestTopic(r)); return a1; }
+
+function decodeMetadataRequestV10Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV10topicsArray(r); r.path = "allowAutoTopicCreation"; const v1 = r.bool(); r.path = "includeClusterAuthorizedOperations"; const v2 = r.bool(); r.path = "includeTopicAuthorizedOperations"; const v3 = r.bool(); r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v2, "includeTopicAuthorizedOperations": v3, _unknownTaggedFields: unk }; }
+
+const MetadataRequestV10Context: EncodeContext = { api: "MetadataRequest", version: 10 };
+
+function encodeMetadataRequestV10MetadataRequestTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topicId"]; const y1 = (x0 === undefined ? "AAAAAAAAAAAAAAAAAAAAAA" : x0); w.uuid(y1 ?? 'AAAAAAAAAAAAAAAAAAAAAA'); const x2 = v["name"]; const y3 = (x2 === undefined ? "" : x2);  w.compactNullableString(y3); let tags4: Array<[number, (s: Writer) => void]> | undefined; if (tags4 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags4 ?? [], v._unknownTaggedFields); }
+
+function encodeMetadataRequestV10Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.uvarint(0); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV10MetadataRequestTopic(w, it2 ?? {}, c); } } const x3 = v["allowAutoTopicCreation"]; const y4 = (x3 === undefined ? true : x3); w.bool(!!y4); const x5 = v["includeClusterAuthorizedOperations"]; const y6 = (x5 === undefined ? false : x5); w.bool(!!y6); const x7 = v["includeTopicAuthorizedOperations"]; const y8 = (x7 === undefined ? false : x7); w.bool(!!y8); let tags9: Array<[number, (s: Writer) => void]> | undefined; if (tags9 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags9 ?? [], v._unknownTaggedFields); }
+
+function encodeMetadataRequestV10(w: Writer, v: any): void { encodeMetadataRequestV10Fields(w, v, MetadataRequestV10Context); }
+
+function decodeMetadataRequestV10(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV10Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 10, r); } }
+
+// ---- MetadataRequest version 11 ----
+
+function decodeMetadataRequestV11Fields(r: Reader) { r.path = "topics"; const v0 = readMetadataRequestV10topicsArray(r); r.path = "allowAutoTopicCreation"; const v1 = r.bool(); r.path = "includeTopicAuthorizedOperations"; const v2 = r.bool(); let v3: any = false; r.path = "(tagged fields)"; let unk: UnknownTaggedField[] | undefined; if (r.offset < r.end && r.buf[r.offset] === 0) r.offset++; else unk = r.taggedFields(); return { "topics": v0, "allowAutoTopicCreation": v1, "includeClusterAuthorizedOperations": v3, "includeTopicAuthorizedOperations": v2, _unknownTaggedFields: unk }; }
+
+const MetadataRequestV11Context: EncodeContext = { api: "MetadataRequest", version: 11 };
+
+function encodeMetadataRequestV11Fields(w: Writer, v: any, c: EncodeContext): void { if (v["includeClusterAuthorizedOperations"] !== undefined && !(v["includeClusterAuthorizedOperations"] === undefined || v["includeClusterAuthorizedOperations"] === false)) throw new ProtocolError(`includeClusterAuthorizedOperations is not supported in version ${c.version}`, { ...c, field: "includeClusterAuthorizedOperations" }); const x0 = v["topics"]; const y1 = (x0 === undefined ? [] : x0);  if (y1 == null) { w.uvarint(0); } else { w.uvarint(y1.length + 1); for (const it2 of y1) { if (it2 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeMetadataRequestV10MetadataRequestTopic(w, it2 ?? {}, c); } } const x3 = v["allowAutoTopicCreation"]; const y4 = (x3 === undefined ? true : x3); w.bool(!!y4); const x5 = v["includeTopicAuthorizedOperations"]; const y6 = (x5 === undefined ? false : x5); w.bool(!!y6); let tags7: Array<[number, (s: Writer) => void]> | undefined; if (tags7 === undefined && v._unknownTaggedFields === undefined) w.uvarint(0); else w.taggedFields(tags7 ?? [], v._unknownTaggedFields); }
+
+function encodeMetadataRequestV11(w: Writer, v: any): void { encodeMetadataRequestV11Fields(w, v, MetadataRequestV11Context); }
+
+function decodeMetadataRequestV11(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV11Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 11, r); } }
+
+// ---- MetadataRequest version 12 ----
+
+const MetadataRequestV12Context: EncodeContext = { api: "MetadataRequest", version: 12 };
+
+function encodeMetadataRequestV12(w: Writer, v: any): void { encodeMetadataRequestV11Fields(w, v, MetadataRequestV12Context); }
+
+function decodeMetadataRequestV12(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV11Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 12, r); } }
+
+// ---- MetadataRequest version 13 ----
+
+const MetadataRequestV13Context: EncodeContext = { api: "MetadataRequest", version: 13 };
+
+function encodeMetadataRequestV13(w: Writer, v: any): void { encodeMetadataRequestV11Fields(w, v, MetadataRequestV13Context); }
+
+function decodeMetadataRequestV13(r: Reader): Record<string, unknown> { try { return decodeMetadataRequestV11Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataRequest", 13, r); } }
 
 // ---- MetadataResponse version 0 ----
 
@@ -676,10 +660,24 @@ function encodeMetadataResponseV13(w: Writer, v: any): void { encodeMetadataResp
 
 function decodeMetadataResponseV13(r: Reader): Record<string, unknown> { try { return decodeMetadataResponseV13Fields(r); } catch (err) { throw annotateDecodeError(err, "MetadataResponse", 13, r); } }
 
-/** MetadataResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const MetadataResponseCodecs: GeneratedMessage = {
-  fingerprint: "6f8d9d2cc72",
-  versions: {
+return {
+  MetadataRequest: {
+    0: { decode: decodeMetadataRequestV0, encode: encodeMetadataRequestV0 },
+    1: { decode: decodeMetadataRequestV1, encode: encodeMetadataRequestV1 },
+    2: { decode: decodeMetadataRequestV2, encode: encodeMetadataRequestV2 },
+    3: { decode: decodeMetadataRequestV3, encode: encodeMetadataRequestV3 },
+    4: { decode: decodeMetadataRequestV4, encode: encodeMetadataRequestV4 },
+    5: { decode: decodeMetadataRequestV5, encode: encodeMetadataRequestV5 },
+    6: { decode: decodeMetadataRequestV6, encode: encodeMetadataRequestV6 },
+    7: { decode: decodeMetadataRequestV7, encode: encodeMetadataRequestV7 },
+    8: { decode: decodeMetadataRequestV8, encode: encodeMetadataRequestV8 },
+    9: { decode: decodeMetadataRequestV9, encode: encodeMetadataRequestV9 },
+    10: { decode: decodeMetadataRequestV10, encode: encodeMetadataRequestV10 },
+    11: { decode: decodeMetadataRequestV11, encode: encodeMetadataRequestV11 },
+    12: { decode: decodeMetadataRequestV12, encode: encodeMetadataRequestV12 },
+    13: { decode: decodeMetadataRequestV13, encode: encodeMetadataRequestV13 },
+  },
+  MetadataResponse: {
     0: { decode: decodeMetadataResponseV0, encode: encodeMetadataResponseV0 },
     1: { decode: decodeMetadataResponseV1, encode: encodeMetadataResponseV1 },
     2: { decode: decodeMetadataResponseV2, encode: encodeMetadataResponseV2 },
@@ -695,4 +693,19 @@ export const MetadataResponseCodecs: GeneratedMessage = {
     12: { decode: decodeMetadataResponseV12, encode: encodeMetadataResponseV12 },
     13: { decode: decodeMetadataResponseV13, encode: encodeMetadataResponseV13 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** MetadataRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const MetadataRequestCodecs: GeneratedMessage = {
+  fingerprint: "aa18e60d41c",
+  get versions() { return codecs().MetadataRequest; },
+};
+
+/** MetadataResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const MetadataResponseCodecs: GeneratedMessage = {
+  fingerprint: "6f8d9d2cc72",
+  get versions() { return codecs().MetadataResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -113,6 +115,66 @@ export interface OffsetCommitRequestOffsetCommitRequestTopic {
   partitions: OffsetCommitRequestOffsetCommitRequestPartition[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** OffsetCommitResponse, every version: a field not in a version holds its default. */
+export interface OffsetCommitResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 3+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Results, by topic.
+   *
+   * Versions 0+.
+   */
+  topics: OffsetCommitResponseOffsetCommitResponseTopic[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One OffsetCommitResponsePartition of OffsetCommitResponse. */
+export interface OffsetCommitResponseOffsetCommitResponsePartition {
+  /**
+   * Partition index within the topic.
+   *
+   * Versions 0+.
+   */
+  partitionIndex: number;
+  /**
+   * Error for this partition (e.g. ILLEGAL_GENERATION for a member out of date); 0 if stored.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One OffsetCommitResponseTopic of OffsetCommitResponse. */
+export interface OffsetCommitResponseOffsetCommitResponseTopic {
+  /**
+   * Topic name (up to v9).
+   *
+   * Versions 0-9.
+   */
+  name: string;
+  /**
+   * Topic id (v10 and later).
+   *
+   * Versions 10+.
+   */
+  topicId: string;
+  /**
+   * Results for the partitions of this topic.
+   *
+   * Versions 0+.
+   */
+  partitions: OffsetCommitResponseOffsetCommitResponsePartition[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { OffsetCommitRequest: MessageCodecTable; OffsetCommitResponse: MessageCodecTable } {
 
 // ---- OffsetCommitRequest version 0 ----
 
@@ -296,81 +358,6 @@ function encodeOffsetCommitRequestV10(w: Writer, v: any): void { encodeOffsetCom
 
 function decodeOffsetCommitRequestV10(r: Reader): Record<string, unknown> { try { return decodeOffsetCommitRequestV10Fields(r); } catch (err) { throw annotateDecodeError(err, "OffsetCommitRequest", 10, r); } }
 
-/** OffsetCommitRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const OffsetCommitRequestCodecs: GeneratedMessage = {
-  fingerprint: "7844e89084e",
-  versions: {
-    0: { decode: decodeOffsetCommitRequestV0, encode: encodeOffsetCommitRequestV0 },
-    1: { decode: decodeOffsetCommitRequestV1, encode: encodeOffsetCommitRequestV1 },
-    2: { decode: decodeOffsetCommitRequestV2, encode: encodeOffsetCommitRequestV2 },
-    3: { decode: decodeOffsetCommitRequestV3, encode: encodeOffsetCommitRequestV3 },
-    4: { decode: decodeOffsetCommitRequestV4, encode: encodeOffsetCommitRequestV4 },
-    5: { decode: decodeOffsetCommitRequestV5, encode: encodeOffsetCommitRequestV5 },
-    6: { decode: decodeOffsetCommitRequestV6, encode: encodeOffsetCommitRequestV6 },
-    7: { decode: decodeOffsetCommitRequestV7, encode: encodeOffsetCommitRequestV7 },
-    8: { decode: decodeOffsetCommitRequestV8, encode: encodeOffsetCommitRequestV8 },
-    9: { decode: decodeOffsetCommitRequestV9, encode: encodeOffsetCommitRequestV9 },
-    10: { decode: decodeOffsetCommitRequestV10, encode: encodeOffsetCommitRequestV10 },
-  },
-};
-
-/** OffsetCommitResponse, every version: a field not in a version holds its default. */
-export interface OffsetCommitResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 3+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Results, by topic.
-   *
-   * Versions 0+.
-   */
-  topics: OffsetCommitResponseOffsetCommitResponseTopic[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One OffsetCommitResponsePartition of OffsetCommitResponse. */
-export interface OffsetCommitResponseOffsetCommitResponsePartition {
-  /**
-   * Partition index within the topic.
-   *
-   * Versions 0+.
-   */
-  partitionIndex: number;
-  /**
-   * Error for this partition (e.g. ILLEGAL_GENERATION for a member out of date); 0 if stored.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One OffsetCommitResponseTopic of OffsetCommitResponse. */
-export interface OffsetCommitResponseOffsetCommitResponseTopic {
-  /**
-   * Topic name (up to v9).
-   *
-   * Versions 0-9.
-   */
-  name: string;
-  /**
-   * Topic id (v10 and later).
-   *
-   * Versions 10+.
-   */
-  topicId: string;
-  /**
-   * Results for the partitions of this topic.
-   *
-   * Versions 0+.
-   */
-  partitions: OffsetCommitResponseOffsetCommitResponsePartition[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- OffsetCommitResponse version 0 ----
 
 function decodeOffsetCommitResponseV0OffsetCommitResponsePartition(r: Reader) { r.path = "topics.partitions.partitionIndex"; const v0 = r.int32(); r.path = "topics.partitions.errorCode"; const v1 = r.int16(); return { "partitionIndex": v0, "errorCode": v1 }; }
@@ -509,10 +496,21 @@ function encodeOffsetCommitResponseV10(w: Writer, v: any): void { encodeOffsetCo
 
 function decodeOffsetCommitResponseV10(r: Reader): Record<string, unknown> { try { return decodeOffsetCommitResponseV10Fields(r); } catch (err) { throw annotateDecodeError(err, "OffsetCommitResponse", 10, r); } }
 
-/** OffsetCommitResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const OffsetCommitResponseCodecs: GeneratedMessage = {
-  fingerprint: "f7d2f4db419",
-  versions: {
+return {
+  OffsetCommitRequest: {
+    0: { decode: decodeOffsetCommitRequestV0, encode: encodeOffsetCommitRequestV0 },
+    1: { decode: decodeOffsetCommitRequestV1, encode: encodeOffsetCommitRequestV1 },
+    2: { decode: decodeOffsetCommitRequestV2, encode: encodeOffsetCommitRequestV2 },
+    3: { decode: decodeOffsetCommitRequestV3, encode: encodeOffsetCommitRequestV3 },
+    4: { decode: decodeOffsetCommitRequestV4, encode: encodeOffsetCommitRequestV4 },
+    5: { decode: decodeOffsetCommitRequestV5, encode: encodeOffsetCommitRequestV5 },
+    6: { decode: decodeOffsetCommitRequestV6, encode: encodeOffsetCommitRequestV6 },
+    7: { decode: decodeOffsetCommitRequestV7, encode: encodeOffsetCommitRequestV7 },
+    8: { decode: decodeOffsetCommitRequestV8, encode: encodeOffsetCommitRequestV8 },
+    9: { decode: decodeOffsetCommitRequestV9, encode: encodeOffsetCommitRequestV9 },
+    10: { decode: decodeOffsetCommitRequestV10, encode: encodeOffsetCommitRequestV10 },
+  },
+  OffsetCommitResponse: {
     0: { decode: decodeOffsetCommitResponseV0, encode: encodeOffsetCommitResponseV0 },
     1: { decode: decodeOffsetCommitResponseV1, encode: encodeOffsetCommitResponseV1 },
     2: { decode: decodeOffsetCommitResponseV2, encode: encodeOffsetCommitResponseV2 },
@@ -525,4 +523,19 @@ export const OffsetCommitResponseCodecs: GeneratedMessage = {
     9: { decode: decodeOffsetCommitResponseV9, encode: encodeOffsetCommitResponseV9 },
     10: { decode: decodeOffsetCommitResponseV10, encode: encodeOffsetCommitResponseV10 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** OffsetCommitRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const OffsetCommitRequestCodecs: GeneratedMessage = {
+  fingerprint: "7844e89084e",
+  get versions() { return codecs().OffsetCommitRequest; },
+};
+
+/** OffsetCommitResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const OffsetCommitResponseCodecs: GeneratedMessage = {
+  fingerprint: "f7d2f4db419",
+  get versions() { return codecs().OffsetCommitResponse; },
 };

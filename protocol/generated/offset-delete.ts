@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -59,46 +61,6 @@ export interface OffsetDeleteRequestOffsetDeleteRequestTopic {
   partitions: OffsetDeleteRequestOffsetDeleteRequestPartition[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
-
-// ---- OffsetDeleteRequest version 0 ----
-
-function decodeOffsetDeleteRequestV0OffsetDeleteRequestPartition(r: Reader) { r.path = "topics.partitions.partitionIndex"; const v0 = r.int32(); return { "partitionIndex": v0 }; }
-
-function defaultOffsetDeleteRequestV0OffsetDeleteRequestPartition() { return { "partitionIndex": 0 }; }
-
-function isDefaultOffsetDeleteRequestV0OffsetDeleteRequestPartition(v: any): boolean { return (v["partitionIndex"] === undefined || v["partitionIndex"] === 0); }
-
-function readOffsetDeleteRequestV0partitionsArray(r: Reader) { const n0 = r.arrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeOffsetDeleteRequestV0OffsetDeleteRequestPartition(r)); return a1; }
-
-function decodeOffsetDeleteRequestV0OffsetDeleteRequestTopic(r: Reader) { r.path = "topics.name"; const v0 = r.string(); r.path = "topics.partitions"; const v1 = readOffsetDeleteRequestV0partitionsArray(r); return { "name": v0, "partitions": v1 }; }
-
-function defaultOffsetDeleteRequestV0OffsetDeleteRequestTopic() { return { "name": "", "partitions": [] }; }
-
-function isDefaultOffsetDeleteRequestV0OffsetDeleteRequestTopic(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["partitions"] == null || v["partitions"].length === 0); }
-
-function readOffsetDeleteRequestV0topicsArray(r: Reader) { const n0 = r.arrayLength(2, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeOffsetDeleteRequestV0OffsetDeleteRequestTopic(r)); return a1; }
-
-function decodeOffsetDeleteRequestV0Fields(r: Reader) { r.path = "groupId"; const v0 = r.string(); r.path = "topics"; const v1 = readOffsetDeleteRequestV0topicsArray(r); return { "groupId": v0, "topics": v1 }; }
-
-const OffsetDeleteRequestV0Context: EncodeContext = { api: "OffsetDeleteRequest", version: 0 };
-
-function encodeOffsetDeleteRequestV0OffsetDeleteRequestPartition(w: Writer, v: any, c: EncodeContext): void { const x0 = v["partitionIndex"]; const y1 = (x0 === undefined ? 0 : x0); w.int32(y1 ?? 0); }
-
-function encodeOffsetDeleteRequestV0OffsetDeleteRequestTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.string(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitions may not be null in version ${c.version}`, { ...c, field: "topics[].partitions" }); if (y3 == null) { w.int32(0); } else { w.int32(y3.length); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[].partitions[] may not be null in version ${c.version}`, { ...c, field: "topics[].partitions[]" }); encodeOffsetDeleteRequestV0OffsetDeleteRequestPartition(w, it4 ?? {}, c); } } }
-
-function encodeOffsetDeleteRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["groupId"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`groupId may not be null in version ${c.version}`, { ...c, field: "groupId" }); w.string(y1 ?? ''); const x2 = v["topics"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y3 == null) { w.int32(0); } else { w.int32(y3.length); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeOffsetDeleteRequestV0OffsetDeleteRequestTopic(w, it4 ?? {}, c); } } }
-
-function encodeOffsetDeleteRequestV0(w: Writer, v: any): void { encodeOffsetDeleteRequestV0Fields(w, v, OffsetDeleteRequestV0Context); }
-
-function decodeOffsetDeleteRequestV0(r: Reader): Record<string, unknown> { try { return decodeOffsetDeleteRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "OffsetDeleteRequest", 0, r); } }
-
-/** OffsetDeleteRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const OffsetDeleteRequestCodecs: GeneratedMessage = {
-  fingerprint: "cd641fea2c7",
-  versions: {
-    0: { decode: decodeOffsetDeleteRequestV0, encode: encodeOffsetDeleteRequestV0 },
-  },
-};
 
 /** OffsetDeleteResponse, every version: a field not in a version holds its default. */
 export interface OffsetDeleteResponse {
@@ -157,6 +119,41 @@ export interface OffsetDeleteResponseOffsetDeleteResponseTopic {
   _unknownTaggedFields?: UnknownTaggedField[];
 }
 
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { OffsetDeleteRequest: MessageCodecTable; OffsetDeleteResponse: MessageCodecTable } {
+
+// ---- OffsetDeleteRequest version 0 ----
+
+function decodeOffsetDeleteRequestV0OffsetDeleteRequestPartition(r: Reader) { r.path = "topics.partitions.partitionIndex"; const v0 = r.int32(); return { "partitionIndex": v0 }; }
+
+function defaultOffsetDeleteRequestV0OffsetDeleteRequestPartition() { return { "partitionIndex": 0 }; }
+
+function isDefaultOffsetDeleteRequestV0OffsetDeleteRequestPartition(v: any): boolean { return (v["partitionIndex"] === undefined || v["partitionIndex"] === 0); }
+
+function readOffsetDeleteRequestV0partitionsArray(r: Reader) { const n0 = r.arrayLength(4, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeOffsetDeleteRequestV0OffsetDeleteRequestPartition(r)); return a1; }
+
+function decodeOffsetDeleteRequestV0OffsetDeleteRequestTopic(r: Reader) { r.path = "topics.name"; const v0 = r.string(); r.path = "topics.partitions"; const v1 = readOffsetDeleteRequestV0partitionsArray(r); return { "name": v0, "partitions": v1 }; }
+
+function defaultOffsetDeleteRequestV0OffsetDeleteRequestTopic() { return { "name": "", "partitions": [] }; }
+
+function isDefaultOffsetDeleteRequestV0OffsetDeleteRequestTopic(v: any): boolean { return (v["name"] === undefined || v["name"] === "") && (v["partitions"] == null || v["partitions"].length === 0); }
+
+function readOffsetDeleteRequestV0topicsArray(r: Reader) { const n0 = r.arrayLength(2, false); if (n0 < 0) return null; const a1: any[] = []; for (let i = 0; i < n0; i++) a1.push(decodeOffsetDeleteRequestV0OffsetDeleteRequestTopic(r)); return a1; }
+
+function decodeOffsetDeleteRequestV0Fields(r: Reader) { r.path = "groupId"; const v0 = r.string(); r.path = "topics"; const v1 = readOffsetDeleteRequestV0topicsArray(r); return { "groupId": v0, "topics": v1 }; }
+
+const OffsetDeleteRequestV0Context: EncodeContext = { api: "OffsetDeleteRequest", version: 0 };
+
+function encodeOffsetDeleteRequestV0OffsetDeleteRequestPartition(w: Writer, v: any, c: EncodeContext): void { const x0 = v["partitionIndex"]; const y1 = (x0 === undefined ? 0 : x0); w.int32(y1 ?? 0); }
+
+function encodeOffsetDeleteRequestV0OffsetDeleteRequestTopic(w: Writer, v: any, c: EncodeContext): void { const x0 = v["name"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`topics[].name may not be null in version ${c.version}`, { ...c, field: "topics[].name" }); w.string(y1 ?? ''); const x2 = v["partitions"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics[].partitions may not be null in version ${c.version}`, { ...c, field: "topics[].partitions" }); if (y3 == null) { w.int32(0); } else { w.int32(y3.length); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[].partitions[] may not be null in version ${c.version}`, { ...c, field: "topics[].partitions[]" }); encodeOffsetDeleteRequestV0OffsetDeleteRequestPartition(w, it4 ?? {}, c); } } }
+
+function encodeOffsetDeleteRequestV0Fields(w: Writer, v: any, c: EncodeContext): void { const x0 = v["groupId"]; const y1 = (x0 === undefined ? "" : x0); if (y1 === null) throw new ProtocolError(`groupId may not be null in version ${c.version}`, { ...c, field: "groupId" }); w.string(y1 ?? ''); const x2 = v["topics"]; const y3 = (x2 === undefined ? [] : x2); if (y3 === null) throw new ProtocolError(`topics may not be null in version ${c.version}`, { ...c, field: "topics" }); if (y3 == null) { w.int32(0); } else { w.int32(y3.length); for (const it4 of y3) { if (it4 === null) throw new ProtocolError(`topics[] may not be null in version ${c.version}`, { ...c, field: "topics[]" }); encodeOffsetDeleteRequestV0OffsetDeleteRequestTopic(w, it4 ?? {}, c); } } }
+
+function encodeOffsetDeleteRequestV0(w: Writer, v: any): void { encodeOffsetDeleteRequestV0Fields(w, v, OffsetDeleteRequestV0Context); }
+
+function decodeOffsetDeleteRequestV0(r: Reader): Record<string, unknown> { try { return decodeOffsetDeleteRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "OffsetDeleteRequest", 0, r); } }
+
 // ---- OffsetDeleteResponse version 0 ----
 
 function decodeOffsetDeleteResponseV0OffsetDeleteResponsePartition(r: Reader) { r.path = "topics.partitions.partitionIndex"; const v0 = r.int32(); r.path = "topics.partitions.errorCode"; const v1 = r.int16(); return { "partitionIndex": v0, "errorCode": v1 }; }
@@ -185,10 +182,26 @@ function encodeOffsetDeleteResponseV0(w: Writer, v: any): void { encodeOffsetDel
 
 function decodeOffsetDeleteResponseV0(r: Reader): Record<string, unknown> { try { return decodeOffsetDeleteResponseV0Fields(r); } catch (err) { throw annotateDecodeError(err, "OffsetDeleteResponse", 0, r); } }
 
-/** OffsetDeleteResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const OffsetDeleteResponseCodecs: GeneratedMessage = {
-  fingerprint: "788ae3df403",
-  versions: {
+return {
+  OffsetDeleteRequest: {
+    0: { decode: decodeOffsetDeleteRequestV0, encode: encodeOffsetDeleteRequestV0 },
+  },
+  OffsetDeleteResponse: {
     0: { decode: decodeOffsetDeleteResponseV0, encode: encodeOffsetDeleteResponseV0 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** OffsetDeleteRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const OffsetDeleteRequestCodecs: GeneratedMessage = {
+  fingerprint: "cd641fea2c7",
+  get versions() { return codecs().OffsetDeleteRequest; },
+};
+
+/** OffsetDeleteResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const OffsetDeleteResponseCodecs: GeneratedMessage = {
+  fingerprint: "788ae3df403",
+  get versions() { return codecs().OffsetDeleteResponse; },
 };

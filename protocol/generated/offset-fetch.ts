@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -112,6 +114,171 @@ export interface OffsetFetchRequestOffsetFetchRequestGroup {
   topics: OffsetFetchRequestOffsetFetchRequestTopics[] | null;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** OffsetFetchResponse, every version: a field not in a version holds its default. */
+export interface OffsetFetchResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 3+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Committed offsets, by topic (up to v7).
+   *
+   * Versions 0-7.
+   */
+  topics: OffsetFetchResponseOffsetFetchResponseTopic[];
+  /**
+   * Error for the whole group (up to v7); 0 for none.
+   *
+   * Versions 2-7; default 0.
+   */
+  errorCode: number;
+  /**
+   * Committed offsets, by group (v8 and later).
+   *
+   * Versions 8+.
+   */
+  groups: OffsetFetchResponseOffsetFetchResponseGroup[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One OffsetFetchResponsePartition of OffsetFetchResponse. */
+export interface OffsetFetchResponseOffsetFetchResponsePartition {
+  /**
+   * Partition index within the topic.
+   *
+   * Versions 0-7.
+   */
+  partitionIndex: number;
+  /**
+   * The committed offset (the next record to read), or -1 if none.
+   *
+   * Versions 0-7.
+   */
+  committedOffset: bigint;
+  /**
+   * Leader epoch stored with the offset, or -1.
+   *
+   * Versions 5-7; default -1.
+   */
+  committedLeaderEpoch: number;
+  /**
+   * Text stored with the offset, or null.
+   *
+   * Versions 0-7; nullable in 0-7.
+   */
+  metadata: string | null;
+  /**
+   * Error for this partition; 0 for none.
+   *
+   * Versions 0-7.
+   */
+  errorCode: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One OffsetFetchResponseTopic of OffsetFetchResponse. */
+export interface OffsetFetchResponseOffsetFetchResponseTopic {
+  /**
+   * Topic name.
+   *
+   * Versions 0-7.
+   */
+  name: string;
+  /**
+   * Committed offsets of the partitions of this topic.
+   *
+   * Versions 0-7.
+   */
+  partitions: OffsetFetchResponseOffsetFetchResponsePartition[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One OffsetFetchResponsePartitions of OffsetFetchResponse. */
+export interface OffsetFetchResponseOffsetFetchResponsePartitions {
+  /**
+   * Partition index within the topic.
+   *
+   * Versions 8+.
+   */
+  partitionIndex: number;
+  /**
+   * The committed offset (the next record to read), or -1 if none.
+   *
+   * Versions 8+.
+   */
+  committedOffset: bigint;
+  /**
+   * Leader epoch stored with the offset, or -1.
+   *
+   * Versions 8+; default -1.
+   */
+  committedLeaderEpoch: number;
+  /**
+   * Text stored with the offset, or null.
+   *
+   * Versions 8+; nullable in 8+.
+   */
+  metadata: string | null;
+  /**
+   * Error for this partition; 0 for none.
+   *
+   * Versions 8+.
+   */
+  errorCode: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One OffsetFetchResponseTopics of OffsetFetchResponse. */
+export interface OffsetFetchResponseOffsetFetchResponseTopics {
+  /**
+   * Topic name (up to v9).
+   *
+   * Versions 8-9.
+   */
+  name: string;
+  /**
+   * Topic id (v10 and later).
+   *
+   * Versions 10+.
+   */
+  topicId: string;
+  /**
+   * Committed offsets of the partitions of this topic.
+   *
+   * Versions 8+.
+   */
+  partitions: OffsetFetchResponseOffsetFetchResponsePartitions[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One OffsetFetchResponseGroup of OffsetFetchResponse. */
+export interface OffsetFetchResponseOffsetFetchResponseGroup {
+  /**
+   * Id of the group the offsets belong to.
+   *
+   * Versions 8+.
+   */
+  groupId: string;
+  /**
+   * Committed offsets of this group, by topic.
+   *
+   * Versions 8+.
+   */
+  topics: OffsetFetchResponseOffsetFetchResponseTopics[];
+  /**
+   * Error for this group; 0 for none.
+   *
+   * Versions 8+; default 0.
+   */
+  errorCode: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { OffsetFetchRequest: MessageCodecTable; OffsetFetchResponse: MessageCodecTable } {
 
 // ---- OffsetFetchRequest version 0 ----
 
@@ -288,186 +455,6 @@ function encodeOffsetFetchRequestV10Fields(w: Writer, v: any, c: EncodeContext):
 function encodeOffsetFetchRequestV10(w: Writer, v: any): void { encodeOffsetFetchRequestV10Fields(w, v, OffsetFetchRequestV10Context); }
 
 function decodeOffsetFetchRequestV10(r: Reader): Record<string, unknown> { try { return decodeOffsetFetchRequestV10Fields(r); } catch (err) { throw annotateDecodeError(err, "OffsetFetchRequest", 10, r); } }
-
-/** OffsetFetchRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const OffsetFetchRequestCodecs: GeneratedMessage = {
-  fingerprint: "8ce3b87d7b9",
-  versions: {
-    0: { decode: decodeOffsetFetchRequestV0, encode: encodeOffsetFetchRequestV0 },
-    1: { decode: decodeOffsetFetchRequestV1, encode: encodeOffsetFetchRequestV1 },
-    2: { decode: decodeOffsetFetchRequestV2, encode: encodeOffsetFetchRequestV2 },
-    3: { decode: decodeOffsetFetchRequestV3, encode: encodeOffsetFetchRequestV3 },
-    4: { decode: decodeOffsetFetchRequestV4, encode: encodeOffsetFetchRequestV4 },
-    5: { decode: decodeOffsetFetchRequestV5, encode: encodeOffsetFetchRequestV5 },
-    6: { decode: decodeOffsetFetchRequestV6, encode: encodeOffsetFetchRequestV6 },
-    7: { decode: decodeOffsetFetchRequestV7, encode: encodeOffsetFetchRequestV7 },
-    8: { decode: decodeOffsetFetchRequestV8, encode: encodeOffsetFetchRequestV8 },
-    9: { decode: decodeOffsetFetchRequestV9, encode: encodeOffsetFetchRequestV9 },
-    10: { decode: decodeOffsetFetchRequestV10, encode: encodeOffsetFetchRequestV10 },
-  },
-};
-
-/** OffsetFetchResponse, every version: a field not in a version holds its default. */
-export interface OffsetFetchResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 3+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Committed offsets, by topic (up to v7).
-   *
-   * Versions 0-7.
-   */
-  topics: OffsetFetchResponseOffsetFetchResponseTopic[];
-  /**
-   * Error for the whole group (up to v7); 0 for none.
-   *
-   * Versions 2-7; default 0.
-   */
-  errorCode: number;
-  /**
-   * Committed offsets, by group (v8 and later).
-   *
-   * Versions 8+.
-   */
-  groups: OffsetFetchResponseOffsetFetchResponseGroup[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One OffsetFetchResponsePartition of OffsetFetchResponse. */
-export interface OffsetFetchResponseOffsetFetchResponsePartition {
-  /**
-   * Partition index within the topic.
-   *
-   * Versions 0-7.
-   */
-  partitionIndex: number;
-  /**
-   * The committed offset (the next record to read), or -1 if none.
-   *
-   * Versions 0-7.
-   */
-  committedOffset: bigint;
-  /**
-   * Leader epoch stored with the offset, or -1.
-   *
-   * Versions 5-7; default -1.
-   */
-  committedLeaderEpoch: number;
-  /**
-   * Text stored with the offset, or null.
-   *
-   * Versions 0-7; nullable in 0-7.
-   */
-  metadata: string | null;
-  /**
-   * Error for this partition; 0 for none.
-   *
-   * Versions 0-7.
-   */
-  errorCode: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One OffsetFetchResponseTopic of OffsetFetchResponse. */
-export interface OffsetFetchResponseOffsetFetchResponseTopic {
-  /**
-   * Topic name.
-   *
-   * Versions 0-7.
-   */
-  name: string;
-  /**
-   * Committed offsets of the partitions of this topic.
-   *
-   * Versions 0-7.
-   */
-  partitions: OffsetFetchResponseOffsetFetchResponsePartition[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One OffsetFetchResponsePartitions of OffsetFetchResponse. */
-export interface OffsetFetchResponseOffsetFetchResponsePartitions {
-  /**
-   * Partition index within the topic.
-   *
-   * Versions 8+.
-   */
-  partitionIndex: number;
-  /**
-   * The committed offset (the next record to read), or -1 if none.
-   *
-   * Versions 8+.
-   */
-  committedOffset: bigint;
-  /**
-   * Leader epoch stored with the offset, or -1.
-   *
-   * Versions 8+; default -1.
-   */
-  committedLeaderEpoch: number;
-  /**
-   * Text stored with the offset, or null.
-   *
-   * Versions 8+; nullable in 8+.
-   */
-  metadata: string | null;
-  /**
-   * Error for this partition; 0 for none.
-   *
-   * Versions 8+.
-   */
-  errorCode: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One OffsetFetchResponseTopics of OffsetFetchResponse. */
-export interface OffsetFetchResponseOffsetFetchResponseTopics {
-  /**
-   * Topic name (up to v9).
-   *
-   * Versions 8-9.
-   */
-  name: string;
-  /**
-   * Topic id (v10 and later).
-   *
-   * Versions 10+.
-   */
-  topicId: string;
-  /**
-   * Committed offsets of the partitions of this topic.
-   *
-   * Versions 8+.
-   */
-  partitions: OffsetFetchResponseOffsetFetchResponsePartitions[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One OffsetFetchResponseGroup of OffsetFetchResponse. */
-export interface OffsetFetchResponseOffsetFetchResponseGroup {
-  /**
-   * Id of the group the offsets belong to.
-   *
-   * Versions 8+.
-   */
-  groupId: string;
-  /**
-   * Committed offsets of this group, by topic.
-   *
-   * Versions 8+.
-   */
-  topics: OffsetFetchResponseOffsetFetchResponseTopics[];
-  /**
-   * Error for this group; 0 for none.
-   *
-   * Versions 8+; default 0.
-   */
-  errorCode: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
 
 // ---- OffsetFetchResponse version 0 ----
 
@@ -665,10 +652,21 @@ function encodeOffsetFetchResponseV10(w: Writer, v: any): void { encodeOffsetFet
 
 function decodeOffsetFetchResponseV10(r: Reader): Record<string, unknown> { try { return decodeOffsetFetchResponseV10Fields(r); } catch (err) { throw annotateDecodeError(err, "OffsetFetchResponse", 10, r); } }
 
-/** OffsetFetchResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const OffsetFetchResponseCodecs: GeneratedMessage = {
-  fingerprint: "10e84b2fb98",
-  versions: {
+return {
+  OffsetFetchRequest: {
+    0: { decode: decodeOffsetFetchRequestV0, encode: encodeOffsetFetchRequestV0 },
+    1: { decode: decodeOffsetFetchRequestV1, encode: encodeOffsetFetchRequestV1 },
+    2: { decode: decodeOffsetFetchRequestV2, encode: encodeOffsetFetchRequestV2 },
+    3: { decode: decodeOffsetFetchRequestV3, encode: encodeOffsetFetchRequestV3 },
+    4: { decode: decodeOffsetFetchRequestV4, encode: encodeOffsetFetchRequestV4 },
+    5: { decode: decodeOffsetFetchRequestV5, encode: encodeOffsetFetchRequestV5 },
+    6: { decode: decodeOffsetFetchRequestV6, encode: encodeOffsetFetchRequestV6 },
+    7: { decode: decodeOffsetFetchRequestV7, encode: encodeOffsetFetchRequestV7 },
+    8: { decode: decodeOffsetFetchRequestV8, encode: encodeOffsetFetchRequestV8 },
+    9: { decode: decodeOffsetFetchRequestV9, encode: encodeOffsetFetchRequestV9 },
+    10: { decode: decodeOffsetFetchRequestV10, encode: encodeOffsetFetchRequestV10 },
+  },
+  OffsetFetchResponse: {
     0: { decode: decodeOffsetFetchResponseV0, encode: encodeOffsetFetchResponseV0 },
     1: { decode: decodeOffsetFetchResponseV1, encode: encodeOffsetFetchResponseV1 },
     2: { decode: decodeOffsetFetchResponseV2, encode: encodeOffsetFetchResponseV2 },
@@ -681,4 +679,19 @@ export const OffsetFetchResponseCodecs: GeneratedMessage = {
     9: { decode: decodeOffsetFetchResponseV9, encode: encodeOffsetFetchResponseV9 },
     10: { decode: decodeOffsetFetchResponseV10, encode: encodeOffsetFetchResponseV10 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** OffsetFetchRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const OffsetFetchRequestCodecs: GeneratedMessage = {
+  fingerprint: "8ce3b87d7b9",
+  get versions() { return codecs().OffsetFetchRequest; },
+};
+
+/** OffsetFetchResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const OffsetFetchResponseCodecs: GeneratedMessage = {
+  fingerprint: "10e84b2fb98",
+  get versions() { return codecs().OffsetFetchResponse; },
 };

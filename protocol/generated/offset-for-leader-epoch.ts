@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -71,6 +73,72 @@ export interface OffsetForLeaderEpochRequestOffsetForLeaderTopic {
   partitions: OffsetForLeaderEpochRequestOffsetForLeaderPartition[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** OffsetForLeaderEpochResponse, every version: a field not in a version holds its default. */
+export interface OffsetForLeaderEpochResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 2+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Results, by topic.
+   *
+   * Versions 0+.
+   */
+  topics: OffsetForLeaderEpochResponseOffsetForLeaderTopicResult[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One EpochEndOffset of OffsetForLeaderEpochResponse. */
+export interface OffsetForLeaderEpochResponseEpochEndOffset {
+  /**
+   * Error for this partition; 0 for none.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Partition index.
+   *
+   * Versions 0+.
+   */
+  partition: number;
+  /**
+   * Largest epoch at or below the one asked for, or -1.
+   *
+   * Versions 1+; default -1.
+   */
+  leaderEpoch: number;
+  /**
+   * End offset of that epoch: where a client with a diverged log must truncate to; -1 if unknown.
+   *
+   * Versions 0+; default -1.
+   */
+  endOffset: bigint;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One OffsetForLeaderTopicResult of OffsetForLeaderEpochResponse. */
+export interface OffsetForLeaderEpochResponseOffsetForLeaderTopicResult {
+  /**
+   * Topic name.
+   *
+   * Versions 0+.
+   */
+  topic: string;
+  /**
+   * Results for the partitions of this topic.
+   *
+   * Versions 0+.
+   */
+  partitions: OffsetForLeaderEpochResponseEpochEndOffset[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { OffsetForLeaderEpochRequest: MessageCodecTable; OffsetForLeaderEpochResponse: MessageCodecTable } {
 
 // ---- OffsetForLeaderEpochRequest version 0 ----
 
@@ -172,81 +240,6 @@ function encodeOffsetForLeaderEpochRequestV4(w: Writer, v: any): void { encodeOf
 
 function decodeOffsetForLeaderEpochRequestV4(r: Reader): Record<string, unknown> { try { return decodeOffsetForLeaderEpochRequestV4Fields(r); } catch (err) { throw annotateDecodeError(err, "OffsetForLeaderEpochRequest", 4, r); } }
 
-/** OffsetForLeaderEpochRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const OffsetForLeaderEpochRequestCodecs: GeneratedMessage = {
-  fingerprint: "fcf2a6e7409",
-  versions: {
-    0: { decode: decodeOffsetForLeaderEpochRequestV0, encode: encodeOffsetForLeaderEpochRequestV0 },
-    1: { decode: decodeOffsetForLeaderEpochRequestV1, encode: encodeOffsetForLeaderEpochRequestV1 },
-    2: { decode: decodeOffsetForLeaderEpochRequestV2, encode: encodeOffsetForLeaderEpochRequestV2 },
-    3: { decode: decodeOffsetForLeaderEpochRequestV3, encode: encodeOffsetForLeaderEpochRequestV3 },
-    4: { decode: decodeOffsetForLeaderEpochRequestV4, encode: encodeOffsetForLeaderEpochRequestV4 },
-  },
-};
-
-/** OffsetForLeaderEpochResponse, every version: a field not in a version holds its default. */
-export interface OffsetForLeaderEpochResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 2+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Results, by topic.
-   *
-   * Versions 0+.
-   */
-  topics: OffsetForLeaderEpochResponseOffsetForLeaderTopicResult[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One EpochEndOffset of OffsetForLeaderEpochResponse. */
-export interface OffsetForLeaderEpochResponseEpochEndOffset {
-  /**
-   * Error for this partition; 0 for none.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Partition index.
-   *
-   * Versions 0+.
-   */
-  partition: number;
-  /**
-   * Largest epoch at or below the one asked for, or -1.
-   *
-   * Versions 1+; default -1.
-   */
-  leaderEpoch: number;
-  /**
-   * End offset of that epoch: where a client with a diverged log must truncate to; -1 if unknown.
-   *
-   * Versions 0+; default -1.
-   */
-  endOffset: bigint;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One OffsetForLeaderTopicResult of OffsetForLeaderEpochResponse. */
-export interface OffsetForLeaderEpochResponseOffsetForLeaderTopicResult {
-  /**
-   * Topic name.
-   *
-   * Versions 0+.
-   */
-  topic: string;
-  /**
-   * Results for the partitions of this topic.
-   *
-   * Versions 0+.
-   */
-  partitions: OffsetForLeaderEpochResponseEpochEndOffset[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- OffsetForLeaderEpochResponse version 0 ----
 
 function decodeOffsetForLeaderEpochResponseV0EpochEndOffset(r: Reader) { r.path = "topics.partitions.errorCode"; const v0 = r.int16(); r.path = "topics.partitions.partition"; const v1 = r.int32(); r.path = "topics.partitions.endOffset"; const v2 = r.int64(); let v3: any = -1; return { "errorCode": v0, "partition": v1, "leaderEpoch": v3, "endOffset": v2 }; }
@@ -343,14 +336,34 @@ function encodeOffsetForLeaderEpochResponseV4(w: Writer, v: any): void { encodeO
 
 function decodeOffsetForLeaderEpochResponseV4(r: Reader): Record<string, unknown> { try { return decodeOffsetForLeaderEpochResponseV4Fields(r); } catch (err) { throw annotateDecodeError(err, "OffsetForLeaderEpochResponse", 4, r); } }
 
-/** OffsetForLeaderEpochResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const OffsetForLeaderEpochResponseCodecs: GeneratedMessage = {
-  fingerprint: "498a9280481",
-  versions: {
+return {
+  OffsetForLeaderEpochRequest: {
+    0: { decode: decodeOffsetForLeaderEpochRequestV0, encode: encodeOffsetForLeaderEpochRequestV0 },
+    1: { decode: decodeOffsetForLeaderEpochRequestV1, encode: encodeOffsetForLeaderEpochRequestV1 },
+    2: { decode: decodeOffsetForLeaderEpochRequestV2, encode: encodeOffsetForLeaderEpochRequestV2 },
+    3: { decode: decodeOffsetForLeaderEpochRequestV3, encode: encodeOffsetForLeaderEpochRequestV3 },
+    4: { decode: decodeOffsetForLeaderEpochRequestV4, encode: encodeOffsetForLeaderEpochRequestV4 },
+  },
+  OffsetForLeaderEpochResponse: {
     0: { decode: decodeOffsetForLeaderEpochResponseV0, encode: encodeOffsetForLeaderEpochResponseV0 },
     1: { decode: decodeOffsetForLeaderEpochResponseV1, encode: encodeOffsetForLeaderEpochResponseV1 },
     2: { decode: decodeOffsetForLeaderEpochResponseV2, encode: encodeOffsetForLeaderEpochResponseV2 },
     3: { decode: decodeOffsetForLeaderEpochResponseV3, encode: encodeOffsetForLeaderEpochResponseV3 },
     4: { decode: decodeOffsetForLeaderEpochResponseV4, encode: encodeOffsetForLeaderEpochResponseV4 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** OffsetForLeaderEpochRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const OffsetForLeaderEpochRequestCodecs: GeneratedMessage = {
+  fingerprint: "fcf2a6e7409",
+  get versions() { return codecs().OffsetForLeaderEpochRequest; },
+};
+
+/** OffsetForLeaderEpochResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const OffsetForLeaderEpochResponseCodecs: GeneratedMessage = {
+  fingerprint: "498a9280481",
+  get versions() { return codecs().OffsetForLeaderEpochResponse; },
 };

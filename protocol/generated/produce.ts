@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -83,6 +85,171 @@ export interface ProduceRequestTopicProduceData {
   partitionData: ProduceRequestPartitionProduceData[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** ProduceResponse, every version: a field not in a version holds its default. */
+export interface ProduceResponse {
+  /**
+   * Results, by topic.
+   *
+   * Versions 0+.
+   */
+  responses: ProduceResponseTopicProduceResponse[];
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 1+; default 0.
+   */
+  throttleTimeMs: number;
+  /**
+   * Addresses of the brokers named in currentLeader.
+   *
+   * Versions 10+; tag 0 in 10+.
+   */
+  nodeEndpoints: ProduceResponseNodeEndpoint[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One BatchIndexAndErrorMessage of ProduceResponse. */
+export interface ProduceResponseBatchIndexAndErrorMessage {
+  /**
+   * Index of the failing record within its batch.
+   *
+   * Versions 8+.
+   */
+  batchIndex: number;
+  /**
+   * Why that record failed, or null.
+   *
+   * Versions 8+; nullable in 8+; default null.
+   */
+  batchIndexErrorMessage: string | null;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One LeaderIdAndEpoch of ProduceResponse. */
+export interface ProduceResponseLeaderIdAndEpoch {
+  /**
+   * Broker id of the current leader, or -1 if unknown.
+   *
+   * Versions 10+; default -1.
+   */
+  leaderId: number;
+  /**
+   * Epoch of the current leader, or -1 if unknown.
+   *
+   * Versions 10+; default -1.
+   */
+  leaderEpoch: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One PartitionProduceResponse of ProduceResponse. */
+export interface ProduceResponsePartitionProduceResponse {
+  /**
+   * Partition index.
+   *
+   * Versions 0+.
+   */
+  index: number;
+  /**
+   * Error for this partition; 0 if the records were appended.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Offset given to the first appended record.
+   *
+   * Versions 0+.
+   */
+  baseOffset: bigint;
+  /**
+   * Broker time of the append when the topic uses LogAppendTime, else -1.
+   *
+   * Versions 2+; default -1.
+   */
+  logAppendTimeMs: bigint;
+  /**
+   * Earliest offset in the log after the append.
+   *
+   * Versions 5+; default -1.
+   */
+  logStartOffset: bigint;
+  /**
+   * Records that made the batch fail, by index within the batch.
+   *
+   * Versions 8+.
+   */
+  recordErrors: ProduceResponseBatchIndexAndErrorMessage[];
+  /**
+   * Why the partition failed, or null.
+   *
+   * Versions 8+; nullable in 8+; default null.
+   */
+  errorMessage: string | null;
+  /**
+   * The new leader, when the request went to a broker that is no longer leader (KIP-951).
+   *
+   * Versions 10+; tag 0 in 10+.
+   */
+  currentLeader: ProduceResponseLeaderIdAndEpoch;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One TopicProduceResponse of ProduceResponse. */
+export interface ProduceResponseTopicProduceResponse {
+  /**
+   * Topic name (up to v12).
+   *
+   * Versions 0-12.
+   */
+  name: string;
+  /**
+   * Topic id (v13 and later).
+   *
+   * Versions 13+.
+   */
+  topicId: string;
+  /**
+   * Results for the partitions of this topic.
+   *
+   * Versions 0+.
+   */
+  partitionResponses: ProduceResponsePartitionProduceResponse[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One NodeEndpoint of ProduceResponse. */
+export interface ProduceResponseNodeEndpoint {
+  /**
+   * Broker id.
+   *
+   * Versions 10+.
+   */
+  nodeId: number;
+  /**
+   * Broker host name.
+   *
+   * Versions 10+.
+   */
+  host: string;
+  /**
+   * Broker port.
+   *
+   * Versions 10+.
+   */
+  port: number;
+  /**
+   * Broker rack, or null.
+   *
+   * Versions 10+; nullable in 10+; default null.
+   */
+  rack: string | null;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { ProduceRequest: MessageCodecTable; ProduceResponse: MessageCodecTable } {
 
 // ---- ProduceRequest version 0 ----
 
@@ -249,189 +416,6 @@ function encodeProduceRequestV13Fields(w: Writer, v: any, c: EncodeContext): voi
 function encodeProduceRequestV13(w: Writer, v: any): void { encodeProduceRequestV13Fields(w, v, ProduceRequestV13Context); }
 
 function decodeProduceRequestV13(r: Reader): Record<string, unknown> { try { return decodeProduceRequestV13Fields(r); } catch (err) { throw annotateDecodeError(err, "ProduceRequest", 13, r); } }
-
-/** ProduceRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ProduceRequestCodecs: GeneratedMessage = {
-  fingerprint: "43ce7b144dc",
-  versions: {
-    0: { decode: decodeProduceRequestV0, encode: encodeProduceRequestV0 },
-    1: { decode: decodeProduceRequestV1, encode: encodeProduceRequestV1 },
-    2: { decode: decodeProduceRequestV2, encode: encodeProduceRequestV2 },
-    3: { decode: decodeProduceRequestV3, encode: encodeProduceRequestV3 },
-    4: { decode: decodeProduceRequestV4, encode: encodeProduceRequestV4 },
-    5: { decode: decodeProduceRequestV5, encode: encodeProduceRequestV5 },
-    6: { decode: decodeProduceRequestV6, encode: encodeProduceRequestV6 },
-    7: { decode: decodeProduceRequestV7, encode: encodeProduceRequestV7 },
-    8: { decode: decodeProduceRequestV8, encode: encodeProduceRequestV8 },
-    9: { decode: decodeProduceRequestV9, encode: encodeProduceRequestV9 },
-    10: { decode: decodeProduceRequestV10, encode: encodeProduceRequestV10 },
-    11: { decode: decodeProduceRequestV11, encode: encodeProduceRequestV11 },
-    12: { decode: decodeProduceRequestV12, encode: encodeProduceRequestV12 },
-    13: { decode: decodeProduceRequestV13, encode: encodeProduceRequestV13 },
-  },
-};
-
-/** ProduceResponse, every version: a field not in a version holds its default. */
-export interface ProduceResponse {
-  /**
-   * Results, by topic.
-   *
-   * Versions 0+.
-   */
-  responses: ProduceResponseTopicProduceResponse[];
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 1+; default 0.
-   */
-  throttleTimeMs: number;
-  /**
-   * Addresses of the brokers named in currentLeader.
-   *
-   * Versions 10+; tag 0 in 10+.
-   */
-  nodeEndpoints: ProduceResponseNodeEndpoint[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One BatchIndexAndErrorMessage of ProduceResponse. */
-export interface ProduceResponseBatchIndexAndErrorMessage {
-  /**
-   * Index of the failing record within its batch.
-   *
-   * Versions 8+.
-   */
-  batchIndex: number;
-  /**
-   * Why that record failed, or null.
-   *
-   * Versions 8+; nullable in 8+; default null.
-   */
-  batchIndexErrorMessage: string | null;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One LeaderIdAndEpoch of ProduceResponse. */
-export interface ProduceResponseLeaderIdAndEpoch {
-  /**
-   * Broker id of the current leader, or -1 if unknown.
-   *
-   * Versions 10+; default -1.
-   */
-  leaderId: number;
-  /**
-   * Epoch of the current leader, or -1 if unknown.
-   *
-   * Versions 10+; default -1.
-   */
-  leaderEpoch: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One PartitionProduceResponse of ProduceResponse. */
-export interface ProduceResponsePartitionProduceResponse {
-  /**
-   * Partition index.
-   *
-   * Versions 0+.
-   */
-  index: number;
-  /**
-   * Error for this partition; 0 if the records were appended.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Offset given to the first appended record.
-   *
-   * Versions 0+.
-   */
-  baseOffset: bigint;
-  /**
-   * Broker time of the append when the topic uses LogAppendTime, else -1.
-   *
-   * Versions 2+; default -1.
-   */
-  logAppendTimeMs: bigint;
-  /**
-   * Earliest offset in the log after the append.
-   *
-   * Versions 5+; default -1.
-   */
-  logStartOffset: bigint;
-  /**
-   * Records that made the batch fail, by index within the batch.
-   *
-   * Versions 8+.
-   */
-  recordErrors: ProduceResponseBatchIndexAndErrorMessage[];
-  /**
-   * Why the partition failed, or null.
-   *
-   * Versions 8+; nullable in 8+; default null.
-   */
-  errorMessage: string | null;
-  /**
-   * The new leader, when the request went to a broker that is no longer leader (KIP-951).
-   *
-   * Versions 10+; tag 0 in 10+.
-   */
-  currentLeader: ProduceResponseLeaderIdAndEpoch;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One TopicProduceResponse of ProduceResponse. */
-export interface ProduceResponseTopicProduceResponse {
-  /**
-   * Topic name (up to v12).
-   *
-   * Versions 0-12.
-   */
-  name: string;
-  /**
-   * Topic id (v13 and later).
-   *
-   * Versions 13+.
-   */
-  topicId: string;
-  /**
-   * Results for the partitions of this topic.
-   *
-   * Versions 0+.
-   */
-  partitionResponses: ProduceResponsePartitionProduceResponse[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One NodeEndpoint of ProduceResponse. */
-export interface ProduceResponseNodeEndpoint {
-  /**
-   * Broker id.
-   *
-   * Versions 10+.
-   */
-  nodeId: number;
-  /**
-   * Broker host name.
-   *
-   * Versions 10+.
-   */
-  host: string;
-  /**
-   * Broker port.
-   *
-   * Versions 10+.
-   */
-  port: number;
-  /**
-   * Broker rack, or null.
-   *
-   * Versions 10+; nullable in 10+; default null.
-   */
-  rack: string | null;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
 
 // ---- ProduceResponse version 0 ----
 
@@ -701,10 +685,24 @@ function encodeProduceResponseV13(w: Writer, v: any): void { encodeProduceRespon
 
 function decodeProduceResponseV13(r: Reader): Record<string, unknown> { try { return decodeProduceResponseV13Fields(r); } catch (err) { throw annotateDecodeError(err, "ProduceResponse", 13, r); } }
 
-/** ProduceResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const ProduceResponseCodecs: GeneratedMessage = {
-  fingerprint: "64c0db29bde",
-  versions: {
+return {
+  ProduceRequest: {
+    0: { decode: decodeProduceRequestV0, encode: encodeProduceRequestV0 },
+    1: { decode: decodeProduceRequestV1, encode: encodeProduceRequestV1 },
+    2: { decode: decodeProduceRequestV2, encode: encodeProduceRequestV2 },
+    3: { decode: decodeProduceRequestV3, encode: encodeProduceRequestV3 },
+    4: { decode: decodeProduceRequestV4, encode: encodeProduceRequestV4 },
+    5: { decode: decodeProduceRequestV5, encode: encodeProduceRequestV5 },
+    6: { decode: decodeProduceRequestV6, encode: encodeProduceRequestV6 },
+    7: { decode: decodeProduceRequestV7, encode: encodeProduceRequestV7 },
+    8: { decode: decodeProduceRequestV8, encode: encodeProduceRequestV8 },
+    9: { decode: decodeProduceRequestV9, encode: encodeProduceRequestV9 },
+    10: { decode: decodeProduceRequestV10, encode: encodeProduceRequestV10 },
+    11: { decode: decodeProduceRequestV11, encode: encodeProduceRequestV11 },
+    12: { decode: decodeProduceRequestV12, encode: encodeProduceRequestV12 },
+    13: { decode: decodeProduceRequestV13, encode: encodeProduceRequestV13 },
+  },
+  ProduceResponse: {
     0: { decode: decodeProduceResponseV0, encode: encodeProduceResponseV0 },
     1: { decode: decodeProduceResponseV1, encode: encodeProduceResponseV1 },
     2: { decode: decodeProduceResponseV2, encode: encodeProduceResponseV2 },
@@ -720,4 +718,19 @@ export const ProduceResponseCodecs: GeneratedMessage = {
     12: { decode: decodeProduceResponseV12, encode: encodeProduceResponseV12 },
     13: { decode: decodeProduceResponseV13, encode: encodeProduceResponseV13 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** ProduceRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ProduceRequestCodecs: GeneratedMessage = {
+  fingerprint: "43ce7b144dc",
+  get versions() { return codecs().ProduceRequest; },
+};
+
+/** ProduceResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const ProduceResponseCodecs: GeneratedMessage = {
+  fingerprint: "64c0db29bde",
+  get versions() { return codecs().ProduceResponse; },
 };

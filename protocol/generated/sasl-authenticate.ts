@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -25,6 +27,38 @@ export interface SaslAuthenticateRequest {
   authBytes: Buffer;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** SaslAuthenticateResponse, every version: a field not in a version holds its default. */
+export interface SaslAuthenticateResponse {
+  /**
+   * Error; 0 for none (SASL_AUTHENTICATION_FAILED on bad credentials).
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Broker's explanation of the error, or null.
+   *
+   * Versions 0+; nullable in 0+.
+   */
+  errorMessage: string | null;
+  /**
+   * Next SASL token of the broker (the server challenge or final message).
+   *
+   * Versions 0+.
+   */
+  authBytes: Buffer;
+  /**
+   * v1+: ms until the client must re-authenticate on this connection (KIP-368); 0 if never.
+   *
+   * Versions 1+; default 0.
+   */
+  sessionLifetimeMs: bigint;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { SaslAuthenticateRequest: MessageCodecTable; SaslAuthenticateResponse: MessageCodecTable } {
 
 // ---- SaslAuthenticateRequest version 0 ----
 
@@ -57,45 +91,6 @@ function encodeSaslAuthenticateRequestV2Fields(w: Writer, v: any, c: EncodeConte
 function encodeSaslAuthenticateRequestV2(w: Writer, v: any): void { encodeSaslAuthenticateRequestV2Fields(w, v, SaslAuthenticateRequestV2Context); }
 
 function decodeSaslAuthenticateRequestV2(r: Reader): Record<string, unknown> { try { return decodeSaslAuthenticateRequestV2Fields(r); } catch (err) { throw annotateDecodeError(err, "SaslAuthenticateRequest", 2, r); } }
-
-/** SaslAuthenticateRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const SaslAuthenticateRequestCodecs: GeneratedMessage = {
-  fingerprint: "2f021a9fe0",
-  versions: {
-    0: { decode: decodeSaslAuthenticateRequestV0, encode: encodeSaslAuthenticateRequestV0 },
-    1: { decode: decodeSaslAuthenticateRequestV1, encode: encodeSaslAuthenticateRequestV1 },
-    2: { decode: decodeSaslAuthenticateRequestV2, encode: encodeSaslAuthenticateRequestV2 },
-  },
-};
-
-/** SaslAuthenticateResponse, every version: a field not in a version holds its default. */
-export interface SaslAuthenticateResponse {
-  /**
-   * Error; 0 for none (SASL_AUTHENTICATION_FAILED on bad credentials).
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Broker's explanation of the error, or null.
-   *
-   * Versions 0+; nullable in 0+.
-   */
-  errorMessage: string | null;
-  /**
-   * Next SASL token of the broker (the server challenge or final message).
-   *
-   * Versions 0+.
-   */
-  authBytes: Buffer;
-  /**
-   * v1+: ms until the client must re-authenticate on this connection (KIP-368); 0 if never.
-   *
-   * Versions 1+; default 0.
-   */
-  sessionLifetimeMs: bigint;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
 
 // ---- SaslAuthenticateResponse version 0 ----
 
@@ -133,12 +128,30 @@ function encodeSaslAuthenticateResponseV2(w: Writer, v: any): void { encodeSaslA
 
 function decodeSaslAuthenticateResponseV2(r: Reader): Record<string, unknown> { try { return decodeSaslAuthenticateResponseV2Fields(r); } catch (err) { throw annotateDecodeError(err, "SaslAuthenticateResponse", 2, r); } }
 
-/** SaslAuthenticateResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const SaslAuthenticateResponseCodecs: GeneratedMessage = {
-  fingerprint: "f831dc51296",
-  versions: {
+return {
+  SaslAuthenticateRequest: {
+    0: { decode: decodeSaslAuthenticateRequestV0, encode: encodeSaslAuthenticateRequestV0 },
+    1: { decode: decodeSaslAuthenticateRequestV1, encode: encodeSaslAuthenticateRequestV1 },
+    2: { decode: decodeSaslAuthenticateRequestV2, encode: encodeSaslAuthenticateRequestV2 },
+  },
+  SaslAuthenticateResponse: {
     0: { decode: decodeSaslAuthenticateResponseV0, encode: encodeSaslAuthenticateResponseV0 },
     1: { decode: decodeSaslAuthenticateResponseV1, encode: encodeSaslAuthenticateResponseV1 },
     2: { decode: decodeSaslAuthenticateResponseV2, encode: encodeSaslAuthenticateResponseV2 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** SaslAuthenticateRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const SaslAuthenticateRequestCodecs: GeneratedMessage = {
+  fingerprint: "2f021a9fe0",
+  get versions() { return codecs().SaslAuthenticateRequest; },
+};
+
+/** SaslAuthenticateResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const SaslAuthenticateResponseCodecs: GeneratedMessage = {
+  fingerprint: "f831dc51296",
+  get versions() { return codecs().SaslAuthenticateResponse; },
 };

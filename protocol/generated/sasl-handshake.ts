@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -25,6 +27,26 @@ export interface SaslHandshakeRequest {
   mechanism: string;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** SaslHandshakeResponse, every version: a field not in a version holds its default. */
+export interface SaslHandshakeResponse {
+  /**
+   * Error; 0 for none (UNSUPPORTED_SASL_MECHANISM if the mechanism is not enabled).
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Mechanisms the broker has enabled on this listener.
+   *
+   * Versions 0+.
+   */
+  mechanisms: string[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { SaslHandshakeRequest: MessageCodecTable; SaslHandshakeResponse: MessageCodecTable } {
 
 // ---- SaslHandshakeRequest version 0 ----
 
@@ -45,32 +67,6 @@ const SaslHandshakeRequestV1Context: EncodeContext = { api: "SaslHandshakeReques
 function encodeSaslHandshakeRequestV1(w: Writer, v: any): void { encodeSaslHandshakeRequestV0Fields(w, v, SaslHandshakeRequestV1Context); }
 
 function decodeSaslHandshakeRequestV1(r: Reader): Record<string, unknown> { try { return decodeSaslHandshakeRequestV0Fields(r); } catch (err) { throw annotateDecodeError(err, "SaslHandshakeRequest", 1, r); } }
-
-/** SaslHandshakeRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const SaslHandshakeRequestCodecs: GeneratedMessage = {
-  fingerprint: "0ad59736ec",
-  versions: {
-    0: { decode: decodeSaslHandshakeRequestV0, encode: encodeSaslHandshakeRequestV0 },
-    1: { decode: decodeSaslHandshakeRequestV1, encode: encodeSaslHandshakeRequestV1 },
-  },
-};
-
-/** SaslHandshakeResponse, every version: a field not in a version holds its default. */
-export interface SaslHandshakeResponse {
-  /**
-   * Error; 0 for none (UNSUPPORTED_SASL_MECHANISM if the mechanism is not enabled).
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Mechanisms the broker has enabled on this listener.
-   *
-   * Versions 0+.
-   */
-  mechanisms: string[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
 
 // ---- SaslHandshakeResponse version 0 ----
 
@@ -94,11 +90,28 @@ function encodeSaslHandshakeResponseV1(w: Writer, v: any): void { encodeSaslHand
 
 function decodeSaslHandshakeResponseV1(r: Reader): Record<string, unknown> { try { return decodeSaslHandshakeResponseV0Fields(r); } catch (err) { throw annotateDecodeError(err, "SaslHandshakeResponse", 1, r); } }
 
-/** SaslHandshakeResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const SaslHandshakeResponseCodecs: GeneratedMessage = {
-  fingerprint: "be662c9d16f",
-  versions: {
+return {
+  SaslHandshakeRequest: {
+    0: { decode: decodeSaslHandshakeRequestV0, encode: encodeSaslHandshakeRequestV0 },
+    1: { decode: decodeSaslHandshakeRequestV1, encode: encodeSaslHandshakeRequestV1 },
+  },
+  SaslHandshakeResponse: {
     0: { decode: decodeSaslHandshakeResponseV0, encode: encodeSaslHandshakeResponseV0 },
     1: { decode: decodeSaslHandshakeResponseV1, encode: encodeSaslHandshakeResponseV1 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** SaslHandshakeRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const SaslHandshakeRequestCodecs: GeneratedMessage = {
+  fingerprint: "0ad59736ec",
+  get versions() { return codecs().SaslHandshakeRequest; },
+};
+
+/** SaslHandshakeResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const SaslHandshakeResponseCodecs: GeneratedMessage = {
+  fingerprint: "be662c9d16f",
+  get versions() { return codecs().SaslHandshakeResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -78,6 +80,44 @@ export interface SyncGroupRequestSyncGroupRequestAssignment {
   assignment: Buffer;
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** SyncGroupResponse, every version: a field not in a version holds its default. */
+export interface SyncGroupResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 1+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Error (e.g. REBALANCE_IN_PROGRESS); 0 for none.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  /**
+   * Kind of group, or null.
+   *
+   * Versions 5+; nullable in 5+; default null.
+   */
+  protocolType: string | null;
+  /**
+   * Protocol the coordinator chose, or null.
+   *
+   * Versions 5+; nullable in 5+; default null.
+   */
+  protocolName: string | null;
+  /**
+   * This member's assignment: for consumers, the encoded ConsumerProtocolAssignment.
+   *
+   * Versions 0+.
+   */
+  assignment: Buffer;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { SyncGroupRequest: MessageCodecTable; SyncGroupResponse: MessageCodecTable } {
 
 // ---- SyncGroupRequest version 0 ----
 
@@ -159,54 +199,6 @@ function encodeSyncGroupRequestV5(w: Writer, v: any): void { encodeSyncGroupRequ
 
 function decodeSyncGroupRequestV5(r: Reader): Record<string, unknown> { try { return decodeSyncGroupRequestV5Fields(r); } catch (err) { throw annotateDecodeError(err, "SyncGroupRequest", 5, r); } }
 
-/** SyncGroupRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const SyncGroupRequestCodecs: GeneratedMessage = {
-  fingerprint: "9d37c19e4c6",
-  versions: {
-    0: { decode: decodeSyncGroupRequestV0, encode: encodeSyncGroupRequestV0 },
-    1: { decode: decodeSyncGroupRequestV1, encode: encodeSyncGroupRequestV1 },
-    2: { decode: decodeSyncGroupRequestV2, encode: encodeSyncGroupRequestV2 },
-    3: { decode: decodeSyncGroupRequestV3, encode: encodeSyncGroupRequestV3 },
-    4: { decode: decodeSyncGroupRequestV4, encode: encodeSyncGroupRequestV4 },
-    5: { decode: decodeSyncGroupRequestV5, encode: encodeSyncGroupRequestV5 },
-  },
-};
-
-/** SyncGroupResponse, every version: a field not in a version holds its default. */
-export interface SyncGroupResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 1+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Error (e.g. REBALANCE_IN_PROGRESS); 0 for none.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  /**
-   * Kind of group, or null.
-   *
-   * Versions 5+; nullable in 5+; default null.
-   */
-  protocolType: string | null;
-  /**
-   * Protocol the coordinator chose, or null.
-   *
-   * Versions 5+; nullable in 5+; default null.
-   */
-  protocolName: string | null;
-  /**
-   * This member's assignment: for consumers, the encoded ConsumerProtocolAssignment.
-   *
-   * Versions 0+.
-   */
-  assignment: Buffer;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- SyncGroupResponse version 0 ----
 
 function decodeSyncGroupResponseV0Fields(r: Reader) { r.path = "errorCode"; const v0 = r.int16(); r.path = "assignment"; const v1 = r.bytes(); let v2: any = 0; let v3: any = null; let v4: any = null; return { "throttleTimeMs": v2, "errorCode": v0, "protocolType": v3, "protocolName": v4, "assignment": v1 }; }
@@ -271,10 +263,16 @@ function encodeSyncGroupResponseV5(w: Writer, v: any): void { encodeSyncGroupRes
 
 function decodeSyncGroupResponseV5(r: Reader): Record<string, unknown> { try { return decodeSyncGroupResponseV5Fields(r); } catch (err) { throw annotateDecodeError(err, "SyncGroupResponse", 5, r); } }
 
-/** SyncGroupResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const SyncGroupResponseCodecs: GeneratedMessage = {
-  fingerprint: "e1337a1331e",
-  versions: {
+return {
+  SyncGroupRequest: {
+    0: { decode: decodeSyncGroupRequestV0, encode: encodeSyncGroupRequestV0 },
+    1: { decode: decodeSyncGroupRequestV1, encode: encodeSyncGroupRequestV1 },
+    2: { decode: decodeSyncGroupRequestV2, encode: encodeSyncGroupRequestV2 },
+    3: { decode: decodeSyncGroupRequestV3, encode: encodeSyncGroupRequestV3 },
+    4: { decode: decodeSyncGroupRequestV4, encode: encodeSyncGroupRequestV4 },
+    5: { decode: decodeSyncGroupRequestV5, encode: encodeSyncGroupRequestV5 },
+  },
+  SyncGroupResponse: {
     0: { decode: decodeSyncGroupResponseV0, encode: encodeSyncGroupResponseV0 },
     1: { decode: decodeSyncGroupResponseV1, encode: encodeSyncGroupResponseV1 },
     2: { decode: decodeSyncGroupResponseV2, encode: encodeSyncGroupResponseV2 },
@@ -282,4 +280,19 @@ export const SyncGroupResponseCodecs: GeneratedMessage = {
     4: { decode: decodeSyncGroupResponseV4, encode: encodeSyncGroupResponseV4 },
     5: { decode: decodeSyncGroupResponseV5, encode: encodeSyncGroupResponseV5 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** SyncGroupRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const SyncGroupRequestCodecs: GeneratedMessage = {
+  fingerprint: "9d37c19e4c6",
+  get versions() { return codecs().SyncGroupRequest; },
+};
+
+/** SyncGroupResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const SyncGroupResponseCodecs: GeneratedMessage = {
+  fingerprint: "e1337a1331e",
+  get versions() { return codecs().SyncGroupResponse; },
 };

@@ -12,6 +12,8 @@ import {
   EMPTY_BYTES,
   type EncodeContext,
   type GeneratedMessage,
+  madeOnFirstUse,
+  type MessageCodecTable,
   ProtocolError,
 } from '../codec-runtime.js';
 
@@ -119,6 +121,66 @@ export interface TxnOffsetCommitRequestTxnOffsetCommitRequestTopic {
   partitions: TxnOffsetCommitRequestTxnOffsetCommitRequestPartition[];
   _unknownTaggedFields?: UnknownTaggedField[];
 }
+
+/** TxnOffsetCommitResponse, every version: a field not in a version holds its default. */
+export interface TxnOffsetCommitResponse {
+  /**
+   * Time the client should wait before the next request because of a quota; 0 if not throttled.
+   *
+   * Versions 0+.
+   */
+  throttleTimeMs: number;
+  /**
+   * Result for each topic of the request.
+   *
+   * Versions 0+.
+   */
+  topics: TxnOffsetCommitResponseTxnOffsetCommitResponseTopic[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One TxnOffsetCommitResponsePartition of TxnOffsetCommitResponse. */
+export interface TxnOffsetCommitResponseTxnOffsetCommitResponsePartition {
+  /**
+   * Partition index within the topic.
+   *
+   * Versions 0+.
+   */
+  partitionIndex: number;
+  /**
+   * Error for this partition; 0 if the offset is staged in the transaction.
+   *
+   * Versions 0+.
+   */
+  errorCode: number;
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** One TxnOffsetCommitResponseTopic of TxnOffsetCommitResponse. */
+export interface TxnOffsetCommitResponseTxnOffsetCommitResponseTopic {
+  /**
+   * Topic name (v0-5).
+   *
+   * Versions 0-5.
+   */
+  name: string;
+  /**
+   * Topic id, in place of the name from v6.
+   *
+   * Versions 6+.
+   */
+  topicId: string;
+  /**
+   * Result for each partition of the topic.
+   *
+   * Versions 0+.
+   */
+  partitions: TxnOffsetCommitResponseTxnOffsetCommitResponsePartition[];
+  _unknownTaggedFields?: UnknownTaggedField[];
+}
+
+/** Every codec function of the module, made when first asked for (see protocol/generate/generate.ts). */
+function buildCodecs(): { TxnOffsetCommitRequest: MessageCodecTable; TxnOffsetCommitResponse: MessageCodecTable } {
 
 // ---- TxnOffsetCommitRequest version 0 ----
 
@@ -242,77 +304,6 @@ function encodeTxnOffsetCommitRequestV6(w: Writer, v: any): void { encodeTxnOffs
 
 function decodeTxnOffsetCommitRequestV6(r: Reader): Record<string, unknown> { try { return decodeTxnOffsetCommitRequestV6Fields(r); } catch (err) { throw annotateDecodeError(err, "TxnOffsetCommitRequest", 6, r); } }
 
-/** TxnOffsetCommitRequest's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const TxnOffsetCommitRequestCodecs: GeneratedMessage = {
-  fingerprint: "54cb39af870",
-  versions: {
-    0: { decode: decodeTxnOffsetCommitRequestV0, encode: encodeTxnOffsetCommitRequestV0 },
-    1: { decode: decodeTxnOffsetCommitRequestV1, encode: encodeTxnOffsetCommitRequestV1 },
-    2: { decode: decodeTxnOffsetCommitRequestV2, encode: encodeTxnOffsetCommitRequestV2 },
-    3: { decode: decodeTxnOffsetCommitRequestV3, encode: encodeTxnOffsetCommitRequestV3 },
-    4: { decode: decodeTxnOffsetCommitRequestV4, encode: encodeTxnOffsetCommitRequestV4 },
-    5: { decode: decodeTxnOffsetCommitRequestV5, encode: encodeTxnOffsetCommitRequestV5 },
-    6: { decode: decodeTxnOffsetCommitRequestV6, encode: encodeTxnOffsetCommitRequestV6 },
-  },
-};
-
-/** TxnOffsetCommitResponse, every version: a field not in a version holds its default. */
-export interface TxnOffsetCommitResponse {
-  /**
-   * Time the client should wait before the next request because of a quota; 0 if not throttled.
-   *
-   * Versions 0+.
-   */
-  throttleTimeMs: number;
-  /**
-   * Result for each topic of the request.
-   *
-   * Versions 0+.
-   */
-  topics: TxnOffsetCommitResponseTxnOffsetCommitResponseTopic[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One TxnOffsetCommitResponsePartition of TxnOffsetCommitResponse. */
-export interface TxnOffsetCommitResponseTxnOffsetCommitResponsePartition {
-  /**
-   * Partition index within the topic.
-   *
-   * Versions 0+.
-   */
-  partitionIndex: number;
-  /**
-   * Error for this partition; 0 if the offset is staged in the transaction.
-   *
-   * Versions 0+.
-   */
-  errorCode: number;
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
-/** One TxnOffsetCommitResponseTopic of TxnOffsetCommitResponse. */
-export interface TxnOffsetCommitResponseTxnOffsetCommitResponseTopic {
-  /**
-   * Topic name (v0-5).
-   *
-   * Versions 0-5.
-   */
-  name: string;
-  /**
-   * Topic id, in place of the name from v6.
-   *
-   * Versions 6+.
-   */
-  topicId: string;
-  /**
-   * Result for each partition of the topic.
-   *
-   * Versions 0+.
-   */
-  partitions: TxnOffsetCommitResponseTxnOffsetCommitResponsePartition[];
-  _unknownTaggedFields?: UnknownTaggedField[];
-}
-
 // ---- TxnOffsetCommitResponse version 0 ----
 
 function decodeTxnOffsetCommitResponseV0TxnOffsetCommitResponsePartition(r: Reader) { r.path = "topics.partitions.partitionIndex"; const v0 = r.int32(); r.path = "topics.partitions.errorCode"; const v1 = r.int16(); return { "partitionIndex": v0, "errorCode": v1 }; }
@@ -415,10 +406,17 @@ function encodeTxnOffsetCommitResponseV6(w: Writer, v: any): void { encodeTxnOff
 
 function decodeTxnOffsetCommitResponseV6(r: Reader): Record<string, unknown> { try { return decodeTxnOffsetCommitResponseV6Fields(r); } catch (err) { throw annotateDecodeError(err, "TxnOffsetCommitResponse", 6, r); } }
 
-/** TxnOffsetCommitResponse's decoder and encoder by version, and the fingerprint of the definition they came from. */
-export const TxnOffsetCommitResponseCodecs: GeneratedMessage = {
-  fingerprint: "6f927feb429",
-  versions: {
+return {
+  TxnOffsetCommitRequest: {
+    0: { decode: decodeTxnOffsetCommitRequestV0, encode: encodeTxnOffsetCommitRequestV0 },
+    1: { decode: decodeTxnOffsetCommitRequestV1, encode: encodeTxnOffsetCommitRequestV1 },
+    2: { decode: decodeTxnOffsetCommitRequestV2, encode: encodeTxnOffsetCommitRequestV2 },
+    3: { decode: decodeTxnOffsetCommitRequestV3, encode: encodeTxnOffsetCommitRequestV3 },
+    4: { decode: decodeTxnOffsetCommitRequestV4, encode: encodeTxnOffsetCommitRequestV4 },
+    5: { decode: decodeTxnOffsetCommitRequestV5, encode: encodeTxnOffsetCommitRequestV5 },
+    6: { decode: decodeTxnOffsetCommitRequestV6, encode: encodeTxnOffsetCommitRequestV6 },
+  },
+  TxnOffsetCommitResponse: {
     0: { decode: decodeTxnOffsetCommitResponseV0, encode: encodeTxnOffsetCommitResponseV0 },
     1: { decode: decodeTxnOffsetCommitResponseV1, encode: encodeTxnOffsetCommitResponseV1 },
     2: { decode: decodeTxnOffsetCommitResponseV2, encode: encodeTxnOffsetCommitResponseV2 },
@@ -427,4 +425,19 @@ export const TxnOffsetCommitResponseCodecs: GeneratedMessage = {
     5: { decode: decodeTxnOffsetCommitResponseV5, encode: encodeTxnOffsetCommitResponseV5 },
     6: { decode: decodeTxnOffsetCommitResponseV6, encode: encodeTxnOffsetCommitResponseV6 },
   },
+};
+}
+
+const codecs = madeOnFirstUse(buildCodecs);
+
+/** TxnOffsetCommitRequest's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const TxnOffsetCommitRequestCodecs: GeneratedMessage = {
+  fingerprint: "54cb39af870",
+  get versions() { return codecs().TxnOffsetCommitRequest; },
+};
+
+/** TxnOffsetCommitResponse's decoder and encoder by version (built on first use), and the fingerprint of the definition they came from. */
+export const TxnOffsetCommitResponseCodecs: GeneratedMessage = {
+  fingerprint: "6f927feb429",
+  get versions() { return codecs().TxnOffsetCommitResponse; },
 };

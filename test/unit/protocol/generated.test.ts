@@ -107,6 +107,24 @@ describe('generated codecs', () => {
     expect(generated.offset).toBe(compiled.offset);
   });
 
+  it("are made on first use: no codec function or table at a module's top level, one table per module", () => {
+    // A process holds only the codecs of the APIs it speaks (bench/results/memory.md): every function sits inside the
+    // module's buildCodecs factory, and reading `versions` again gives the table made the first time.
+    for (const [path, text] of generateAll()) {
+      if (path.endsWith('/index.ts') || path.endsWith('/types.ts')) continue;
+      const start = text.indexOf('\nfunction buildCodecs(');
+      const end = text.indexOf('\nconst codecs = madeOnFirstUse(buildCodecs);');
+      expect(start, path).toBeGreaterThan(0);
+      expect(end, path).toBeGreaterThan(start);
+      const outside = [...text.matchAll(/^(?:function|const|let) (\w+)/gm)]
+        .filter((m) => m.index <= start + 1 || m.index > end)
+        .map((m) => m[1]);
+      expect(outside, path).toEqual(['buildCodecs', 'codecs']);
+    }
+    expect(GENERATED_CODECS.FetchResponse.versions).toBe(GENERATED_CODECS.FetchResponse.versions);
+    expect(GENERATED_CODECS.FetchRequest.versions[17].encode).toBe(GENERATED_CODECS.FetchRequest.versions[17].encode);
+  });
+
   it('are named functions, so stack traces and coverage show which message and version ran', () => {
     const v12 = GENERATED_CODECS.FetchResponse.versions[12];
     expect(v12.decode.name).toBe('decodeFetchResponseV12');
