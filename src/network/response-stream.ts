@@ -92,10 +92,10 @@ export class ResponseStream {
 
   /**
    * Why the byte stream cannot go on. A first answer whose size prefix is another protocol's bytes means no
-   * Kafka broker listens here. Anything else — a size prefix below zero or above maxResponseBytes, a frame that
-   * matches no request — fails every request in flight on the connection, and is retriable, as in Java's
+   * Kafka broker listens here. Anything else (a size prefix below zero or above maxResponseBytes, a frame that
+   * matches no request) fails every request in flight on the connection, and is retriable, as in Java's
    * client (a disconnect): which of them the bad frame belonged to cannot be told, and most are innocent. Marked
-   * final, one flipped size prefix on a shared connection ended whatever was in flight for good — in the
+   * final, one flipped size prefix on a shared connection ended whatever was in flight for good: in the
    * corruption soak, an idempotent producer's InitProducerId, and with it the producer.
    */
   private streamFailure(err: unknown): ConnectionError {
