@@ -34,9 +34,10 @@ export function sendBatch(
   if (traced) return settleAll(records.map((r) => intake.send(r, options)));
   return new Promise((resolve, reject) => {
     const group = new SendGroup(records.length, resolve, reject);
+    intake.observer?.onSend(records.length);
+    // One clock read per call: the records of a call are handed over at the same moment.
+    const now = Date.now();
     for (let i = 0; i < records.length; i++) {
-      intake.observer?.onSend();
-      const now = Date.now();
       const prepared = intake.prepare(records[i], options, now);
       if (prepared instanceof PendingRecordRefusal) {
         setImmediate(() => group.failed(asError(prepared.err)));
