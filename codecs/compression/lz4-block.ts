@@ -93,21 +93,26 @@ export function lz4CompressBlock(
     const extendLimit = end - LAST_LITERALS;
     let ip = start;
     let misses = 1 << SKIP_TRIGGER;
+    // The 4 bytes at ip, rolled forward one byte at a time while the search steps by one (one load, not four).
+    let seq = read32(src, ip);
     while (ip < matchLimit) {
-      const h = hash(src[ip] | (src[ip + 1] << 8) | (src[ip + 2] << 16) | (src[ip + 3] << 24));
+      const h = hash(seq);
       let ref = hashTable[h];
       hashTable[h] = ip;
       // Byte by byte: most candidates differ in the first byte, so one load rejects them.
       if (
         ref < 0 ||
         ip - ref > MAX_OFFSET ||
-        src[ref] !== src[ip] ||
+        src[ref] !== (seq & 0xff) ||
         src[ref + 1] !== src[ip + 1] ||
         src[ref + 2] !== src[ip + 2] ||
         src[ref + 3] !== src[ip + 3]
       ) {
         // Step further the longer nothing matched, so incompressible data is passed over quickly.
-        ip += misses++ >>> SKIP_TRIGGER;
+        const step = misses++ >>> SKIP_TRIGGER;
+        ip += step;
+        // ip + 3 stays inside src while ip < matchLimit (MF_LIMIT bytes before the end).
+        if (ip < matchLimit) seq = step === 1 ? (seq >>> 8) | (src[ip + 3] << 24) : read32(src, ip);
         continue;
       }
       misses = 1 << SKIP_TRIGGER;
@@ -121,7 +126,10 @@ export function lz4CompressBlock(
       op = emitSequence(src, anchor, p - anchor, dst, op, p - ref, len);
       ip = p + len;
       anchor = ip;
-      if (ip - 2 >= start && ip < matchLimit) hashTable[hash(read32(src, ip - 2))] = ip - 2;
+      if (ip < matchLimit) {
+        if (ip - 2 >= start) hashTable[hash(read32(src, ip - 2))] = ip - 2;
+        seq = read32(src, ip);
+      }
     }
   }
   return emitSequence(src, anchor, end - anchor, dst, op, 0, 0);

@@ -1,7 +1,7 @@
 /**
  * kafkajs's `producer()` on the core Producer. `send({ topic, messages })` chooses each message's partition
- * with the kafkajs partitioner (so keyed and unkeyed records land where kafkajs would put them), hands every
- * record to the core, and answers with kafkajs's RecordMetadata[] (one entry per partition written, string
+ * with the kafkajs partitioner (so keyed and unkeyed records land where kafkajs would put them), hands the
+ * call's records to the core in one `sendBatch()`, and answers with kafkajs's RecordMetadata[] (one entry per partition written, string
  * offsets). Per-send `acks` and `compression` go to the core's per-send options; `acks: -1` (kafkajs's default)
  * goes through an idempotent core producer and `acks` 0 or 1 through a plain one (an idempotent producer sends
  * with acks 'all' only), each made on first use and kept per `timeout` (the core's request timeout).
@@ -11,6 +11,7 @@ import type {
   ClientConfig,
   RecordMetadata as CoreMetadata,
   Producer as CoreProducer,
+  ProducerRecord as CoreRecord,
   SendOptions,
 } from '../index.js';
 import { CODEC_NAMES, CompressionTypes, type Logger } from './constants.js';
@@ -147,27 +148,24 @@ export class MessageSender {
         throw new KafkaJSNonRetriableError(`compression: unknown compression type ${compression}`);
       const options: SendOptions = { acks: acks === -1 ? 'all' : (acks as 0 | 1), compression: codec };
       const producer = this.producerFor(acks, batch.timeout);
-      const sends: Promise<CoreMetadata>[] = [];
+      // Every message of the call in one core sendBatch(): one promise per call, not one per message.
+      const records: CoreRecord[] = [];
       for (const { topic, messages } of topicMessages) {
         const partitionMetadata = await this.partitionMetadata(topic);
         for (const message of messages) {
-          const partition = this.partition({ topic, partitionMetadata, message });
-          sends.push(
-            producer.send(
-              {
-                topic,
-                partition,
-                key: message.key ?? null,
-                value: message.value,
-                headers: headersToCore(message.headers),
-                ...(message.timestamp === undefined ? {} : { timestamp: Number(message.timestamp) }),
-              },
-              options,
-            ),
-          );
+          records.push({
+            topic,
+            partition: this.partition({ topic, partitionMetadata, message }),
+            key: message.key ?? null,
+            value: message.value,
+            // No headers: nothing to convert (the common case; no empty list per message).
+            headers: message.headers === undefined ? undefined : headersToCore(message.headers),
+            timestamp: message.timestamp === undefined ? undefined : Number(message.timestamp),
+          });
         }
       }
-      return acks === 0 ? [] : perPartition(await Promise.all(sends));
+      const results = await producer.sendBatch(records, options);
+      return acks === 0 ? [] : perPartition(results);
     });
   }
 

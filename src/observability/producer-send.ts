@@ -41,6 +41,6 @@ function withHeaders<R extends TracedRecord>(record: R, carrier: HeaderCarrier):
 /** What a client lends its producers: the id their sends are traced under, and a count of sends (metrics). */
 export interface ProducerObserver {
   readonly clientId: string;
-  /** Called at every `send()`, before anything else; must not throw. */
-  onSend(): void;
+  /** Called at every `send()` (with 1) and `sendBatch()` (with its length), before anything else; must not throw. */
+  onSend(records: number): void;
 }

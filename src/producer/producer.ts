@@ -1,8 +1,5 @@
-import { TidemarkError } from '../../codecs/errors.js';
 import { sleep } from '../cluster/backoff.js';
 import { Cluster } from '../cluster/cluster.js';
-import { Deadline, retry } from '../cluster/deadline.js';
-import type { TopicMetadata } from '../cluster/metadata.js';
 import { Coordinators } from '../coordinator/coordinators.js';
 import { TRACING_CHANNELS, traced } from '../observability/channels.js';
 import { type ProducerObserver, traceSend } from '../observability/producer-send.js';
@@ -12,18 +9,19 @@ import { RecordAccumulator } from './accumulator.js';
 import { BATCH_OVERHEAD, type PendingRecord, type RecordMetadata } from './batch.js';
 import { BufferMemory } from './buffer-memory.js';
 import { type ProducerCluster, producerClusterOf, TopicView } from './cluster-view.js';
-import { InvalidRecordError, ProducerClosedError } from './errors.js';
+import { ProducerClosedError } from './errors.js';
 import { IdempotenceState } from './idempotence.js';
-import { partitionForKey } from './murmur2.js';
 import { type ProducerOptions, type ResolvedProducerOptions, resolveProducerOptions } from './options.js';
-import { StickyPartitioner } from './partitioner.js';
+import { RecordAppender } from './record-appender.js';
 import { type ProducerRecord, prepareRecord } from './record-input.js';
-import { asError, joinGroup, PendingRecordRefusal, SendGroup, settleAll } from './send-group.js';
+import { type RecordIntake, sendBatch } from './send-batch.js';
+import { PendingRecordRefusal, refuseLater } from './send-group.js';
 import { type SendOptions, SendSettings } from './send-options.js';
 import { Sender } from './sender.js';
 import { TransactionStateError } from './transaction-errors.js';
 import { TransactionManager, type TransactionState } from './transaction-manager.js';
 import { runTransaction, type TransactionalProducer } from './transaction-run.js';
+import { appended, settleWaiters } from './waiting-records.js';
 
 export interface ProducerCloseOptions {
   /**
@@ -31,14 +29,6 @@ export interface ProducerCloseOptions {
    * delivery timeout. When it passes, what is left fails with ProducerClosedError.
    */
   timeoutMs?: number;
-}
-
-/** A record waiting for its topic's metadata or for buffer room, in `send()` order. */
-interface WaitingRecord {
-  record: PendingRecord;
-  since: number;
-  /** Flushes waiting for this record to be appended. */
-  settled: (() => void)[];
 }
 
 /**
@@ -59,16 +49,15 @@ export class Producer {
   private readonly sender: Sender;
   /** Present when the producer is transactional (`transactionalId`). */
   private readonly transactions: TransactionManager | undefined;
-  private readonly sticky: StickyPartitioner;
   private readonly maxRecordSize: number;
-  private readonly waiting: WaitingRecord[] = [];
+  private readonly appender: RecordAppender;
   private readonly capacityWaiters: (() => void)[] = [];
   private closing = false;
-  /** Set when a close timed out: records still waiting fail instead of being appended. */
-  private abandoned: Error | undefined;
   private closed: Promise<void> | undefined;
   private readonly observer: ProducerObserver | undefined;
   private readonly sendSettings: SendSettings;
+  /** What sendBatch (send-batch.ts) uses of this producer. */
+  private readonly intake: RecordIntake;
 
   constructor(
     cluster: Cluster | ProducerCluster,
@@ -76,6 +65,12 @@ export class Producer {
     defaults: { requestTimeoutMs?: number; observer?: ProducerObserver } = {},
   ) {
     this.observer = defaults.observer;
+    this.intake = {
+      observer: this.observer,
+      prepare: (record, options, now) => this.prepare(record, options, now),
+      submit: (pending, now) => this.appender.submit(pending, now),
+      send: (record, options) => this.send(record, options),
+    };
     this.options = resolveProducerOptions(options, defaults.requestTimeoutMs);
     const o = this.options;
     const view = cluster instanceof Cluster ? producerClusterOf(cluster) : cluster;
@@ -83,7 +78,6 @@ export class Producer {
     this.sendSettings = new SendSettings(o);
     this.memory = new BufferMemory(o.bufferMemory, () => this.releaseCapacityWaiters());
     this.idempotence = o.idempotent ? new IdempotenceState() : undefined;
-    this.sticky = new StickyPartitioner(o.batchSize);
     this.maxRecordSize = Math.min(o.maxRequestSize - BATCH_OVERHEAD, o.bufferMemory);
     let sender: Sender | undefined;
     this.topics = new TopicView(view, () => sender?.wake());
@@ -98,6 +92,15 @@ export class Producer {
       transactions: this.transactions,
     });
     this.sender = sender;
+    this.appender = new RecordAppender({
+      options: o,
+      topics: this.topics,
+      memory: this.memory,
+      accumulator: this.accumulator,
+      sender,
+      transactions: this.transactions,
+      onWaitingDrained: () => this.releaseCapacityWaiters(),
+    });
     // Idempotent producers fetch their id up front, so the first batch does not wait for it.
     if (this.idempotence !== undefined && this.transactions === undefined) sender.wake();
   }
@@ -108,7 +111,7 @@ export class Producer {
    * keep their `send()` order whatever their settings.
    */
   send(record: ProducerRecord, options?: SendOptions): Promise<RecordMetadata> {
-    this.observer?.onSend();
+    this.observer?.onSend(1);
     // Untraced (the usual case) without the closure traceSend takes: one allocation less per record.
     if (!traced(TRACING_CHANNELS.producerSend)) return this.sendRecord(record, options);
     return traceSend(record, this.observer?.clientId ?? 'tidemark', (r) => this.sendRecord(r, options));
@@ -121,24 +124,7 @@ export class Producer {
    * so it costs less CPU per record than a `send()` each. `backpressure` applies as for `send()`.
    */
   sendBatch(records: readonly ProducerRecord[], options?: SendOptions): Promise<RecordMetadata[]> {
-    if (!Array.isArray(records)) return refuseLater(new InvalidRecordError('sendBatch() takes an array of records'));
-    if (records.length === 0) return Promise.resolve([]);
-    // Traced sends each get their own span: one send() per record.
-    if (traced(TRACING_CHANNELS.producerSend)) return settleAll(records.map((r) => this.send(r, options)));
-    return new Promise((resolve, reject) => {
-      const group = new SendGroup(records.length, resolve, reject);
-      for (let i = 0; i < records.length; i++) {
-        this.observer?.onSend();
-        const now = Date.now();
-        const prepared = this.prepare(records[i], options, now);
-        if (prepared instanceof PendingRecordRefusal) {
-          setImmediate(() => group.failed(asError(prepared.err)));
-          continue;
-        }
-        joinGroup(prepared, group, i);
-        this.submit(prepared, now);
-      }
-    });
+    return sendBatch(this.intake, records, options, traced(TRACING_CHANNELS.producerSend));
   }
 
   private sendRecord(record: ProducerRecord, options: SendOptions | undefined): Promise<RecordMetadata> {
@@ -148,7 +134,7 @@ export class Producer {
     // The shared executor puts the promise's settlers on `pending`: no closure per record.
     this.settling = pending;
     const promise = new Promise<RecordMetadata>(this.attachSettlers);
-    this.submit(pending, now);
+    this.appender.submit(pending, now);
     return promise;
   }
 
@@ -169,23 +155,6 @@ export class Producer {
       return pending;
     } catch (err) {
       return new PendingRecordRefusal(err);
-    }
-  }
-
-  /** Appends a record with its settlers attached, or queues it behind the records waiting. */
-  private submit(pending: PendingRecord, now: number): void {
-    const transactions = this.transactions;
-    if (transactions !== undefined) {
-      const reject = pending.reject;
-      pending.reject = (err) => reject.call(pending, transactions.onRecordFailed(err) as Error);
-    }
-    try {
-      if (this.waiting.length === 0 && this.appendNow(pending, now)) return;
-      this.waiting.push({ record: pending, since: now, settled: [] });
-      if (this.waiting.length === 1) void this.appendWaiting();
-    } catch (err) {
-      // A throwing partitioner rejects this send, as it did when appending ran inside the executor.
-      pending.reject(err as Error);
     }
   }
 
@@ -246,8 +215,8 @@ export class Producer {
 
   /** Sends everything accepted so far without lingering; resolves when each of it is delivered or has failed. */
   async flush(): Promise<void> {
-    const last = this.waiting.at(-1);
-    if (last !== undefined) await new Promise<void>((resolve) => last.settled.push(resolve));
+    const last = this.appender.waiting.last();
+    if (last !== undefined) await appended(last);
     const batches = this.accumulator.incompleteBatches();
     if (batches.length === 0) return;
     this.accumulator.flushing++;
@@ -273,7 +242,7 @@ export class Producer {
    * not await each `send()` should pause (`await waitForCapacity()`) so the buffer does not only grow.
    */
   get backpressure(): boolean {
-    return this.waiting.length > 0 || this.memory.usedBytes >= this.options.highWaterMark;
+    return this.appender.waiting.length > 0 || this.memory.usedBytes >= this.options.highWaterMark;
   }
 
   /**
@@ -287,7 +256,7 @@ export class Producer {
 
   private releaseCapacityWaiters(): void {
     if (this.capacityWaiters.length === 0) return;
-    const low = this.waiting.length === 0 && this.memory.usedBytes <= this.options.highWaterMark / 2;
+    const low = this.appender.waiting.length === 0 && this.memory.usedBytes <= this.options.highWaterMark / 2;
     if (!low && !this.closing) return;
     for (const resolve of this.capacityWaiters.splice(0)) resolve();
   }
@@ -325,9 +294,9 @@ export class Producer {
   /** Fails every record not yet sent with `err` (waiting, queued or held back), and waits out those in flight. */
   private async abortUnsent(err: Error): Promise<void> {
     for (;;) {
-      for (const w of this.waiting.splice(0)) {
+      for (const w of this.appender.waiting.takeAll()) {
         w.record.reject(err);
-        for (const settled of w.settled) settled();
+        settleWaiters(w);
       }
       for (const batch of this.accumulator.takeAll()) this.sender.failBatch(batch, err);
       const left = this.accumulator.incompleteBatches();
@@ -335,79 +304,6 @@ export class Producer {
       // A batch in flight may come back to be retried: the next round fails it from the queue.
       await Promise.race([Promise.all(left.map((b) => new Promise<void>((r) => b.onDone(r)))), sleep(50)]);
     }
-  }
-
-  private appendNow(record: PendingRecord, now: number): boolean {
-    const metadata = this.topics.get(record.topic, now);
-    if (metadata === undefined || !this.memory.tryReserve(record.size)) return false;
-    this.append(record, metadata, now);
-    return true;
-  }
-
-  /**
-   * Appends waiting records in order, each once its topic is known and the buffer has room for it. Records
-   * whose topic is known and that fit are appended without a pause, so a burst queued behind a first metadata
-   * lookup goes in one pass.
-   */
-  private async appendWaiting(): Promise<void> {
-    while (this.waiting.length > 0) {
-      const w = this.waiting[0];
-      const { record } = w;
-      try {
-        if (this.abandoned !== undefined) throw this.abandoned;
-        const metadata = this.topics.get(record.topic) ?? (await this.awaitMetadata(record.topic, w.since));
-        if (!this.memory.tryReserve(record.size)) {
-          await this.memory.reserve(record.size, Math.max(0, w.since + this.options.maxBlockMs - Date.now()));
-          if (this.abandoned !== undefined) {
-            this.memory.release(record.size);
-            throw this.abandoned;
-          }
-        }
-        this.append(record, metadata, Date.now());
-      } catch (err) {
-        record.reject(err instanceof Error ? err : new TidemarkError(String(err)));
-      }
-      this.waiting.shift();
-      for (const settled of w.settled) settled();
-    }
-    this.releaseCapacityWaiters();
-  }
-
-  /** The topic's metadata, retried (an unknown topic may be being created) until `maxBlockMs` after `since`. */
-  private awaitMetadata(topic: string, since: number): Promise<TopicMetadata> {
-    const o = this.options;
-    const deadline = new Deadline(`metadata for topic ${topic}`, Math.max(0, since + o.maxBlockMs - Date.now()));
-    return retry(deadline, () => this.topics.load(topic), {
-      backoff: { initialMs: o.retryBackoffMs, maxMs: o.retryBackoffMaxMs },
-    });
-  }
-
-  private append(record: PendingRecord, metadata: TopicMetadata, now: number): void {
-    const { topic } = record;
-    const o = this.options;
-    const partitions = metadata.partitions;
-    const count = partitions.length;
-    let partition = record.partition;
-    if (partition < 0 && o.partitioner !== undefined) {
-      partition = o.partitioner({ topic, key: record.key, value: record.value, partitionCount: count }) ?? -1;
-    }
-    const sticky = partition < 0 && record.key === null;
-    if (partition < 0) {
-      partition = record.key === null ? this.sticky.partition(topic, partitions) : partitionForKey(record.key, count);
-    }
-    if (!Number.isInteger(partition) || partition >= count) {
-      this.memory.release(record.size);
-      record.reject(
-        new InvalidRecordError(`partition ${partition} is not in topic ${topic} (${count} partitions)`, topic),
-      );
-      return;
-    }
-    record.partition = partition;
-    this.transactions?.maybeAdd(topic, partition);
-    const result = this.accumulator.append(record, now);
-    if (sticky) this.sticky.onAppend(topic, partition, record.size, result.switchAllowed, partitions);
-    if (result.full || o.lingerMs === 0) this.sender.wake();
-    else if (result.newBatch) this.sender.wakeAt(now + o.lingerMs);
   }
 
   private async shutDown(timeoutMs: number | undefined): Promise<void> {
@@ -434,13 +330,13 @@ export class Producer {
 
   /** Waits until no record is waiting, queued or in flight. */
   private async deliverAll(): Promise<void> {
-    while (this.waiting.length > 0 || this.accumulator.hasIncomplete) await this.flush();
+    while (this.appender.waiting.length > 0 || this.accumulator.hasIncomplete) await this.flush();
   }
 
   /** A close ran out of time: everything still pending fails with ProducerClosedError. */
   private abandonAll(): void {
     const err = new ProducerClosedError('the producer was closed before the record was delivered');
-    this.abandoned = err;
+    this.appender.abandoned = err;
     this.memory.abortWaiters(err);
     for (const batch of this.accumulator.takeAll()) this.sender.failBatch(batch, err);
     for (const batch of this.accumulator.incompleteBatches()) {
@@ -448,13 +344,4 @@ export class Producer {
       this.sender.failBatch(batch, maybe ? new ProducerClosedError(err.message, true) : err);
     }
   }
-}
-
-/**
- * A send refused without I/O rejects on a later turn of the event loop, never as a microtask: an application
- * that sends again at once on failure would otherwise spin in the microtask queue and starve every timer (the
- * corruption soak hung the whole test run this way once its producer had failed for good).
- */
-function refuseLater(err: unknown): Promise<never> {
-  return new Promise((_, reject) => setImmediate(reject, err));
 }

@@ -14,7 +14,7 @@ export interface ProducerRecord {
   headers?: readonly { key: string; value: Bytes | null }[] | Readonly<Record<string, Bytes | null>>;
   /** Overrides the partitioner. */
   partition?: number;
-  /** Milliseconds since the epoch (or a Date); default: when `send()` is called. */
+  /** Milliseconds since the epoch (or a Date); default: when `send()` (or `sendBatch()`) is called. */
   timestamp?: number | Date;
 }
 

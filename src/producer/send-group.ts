@@ -1,5 +1,5 @@
 /**
- * `producer.sendBatch(records)`: one promise for many records. Each record still goes through the producer
+ * `producer.sendBatch(records)` (send-batch.ts): one promise for many records. Each record still goes through the producer
  * one by one (its own checks, partition, batch and sequence, in the order given), but instead of a promise per
  * record it points at its group and its index there, and the group settles once every record has its answer.
  * That takes the promise, its two settling functions and the caller's reaction off each record: what a
@@ -63,14 +63,15 @@ export class PendingRecordRefusal {
   constructor(readonly err: unknown) {}
 }
 
-/** Resolves with every result once all are settled, or rejects with the first failure (in record order). */
-export async function settleAll(sends: Promise<RecordMetadata>[]): Promise<RecordMetadata[]> {
-  const outcomes = await Promise.allSettled(sends);
-  const failed = outcomes.find((o) => o.status === 'rejected');
-  if (failed !== undefined) throw failed.reason;
-  return outcomes.map((o) => (o as PromiseFulfilledResult<RecordMetadata>).value);
-}
-
 export function asError(err: unknown): Error {
   return err instanceof Error ? err : new TidemarkError(String(err));
+}
+
+/**
+ * A send refused without I/O rejects on a later turn of the event loop, never as a microtask: an application
+ * that sends again at once on failure would otherwise spin in the microtask queue and starve every timer (the
+ * corruption soak hung the whole test run this way once its producer had failed for good).
+ */
+export function refuseLater(err: unknown): Promise<never> {
+  return new Promise((_, reject) => setImmediate(reject, err));
 }

@@ -29,4 +29,30 @@ describe('prepareRecord', () => {
     expect(prepare({ value: 'é' }).value).toEqual(Buffer.from([0xc3, 0xa9]));
     expect(() => prepare({ value: 7 as unknown as string })).toThrow(InvalidRecordError);
   });
+
+  it('sizes a record as the varint arithmetic says, at every varint width boundary', () => {
+    // The reference: a zigzag varint's bytes by repeated division, as the encoder writes it.
+    const varint = (n: number) => {
+      let v = n >= 0 ? n * 2 : -n * 2 - 1;
+      let size = 1;
+      while (v >= 0x80) {
+        v = Math.floor(v / 128);
+        size++;
+      }
+      return size;
+    };
+    const expected = (valueBytes: number, headers: [string, number][]) => {
+      let body = 1 + 4 + 3 + 1 + varint(valueBytes) + valueBytes + varint(headers.length);
+      for (const [k, v] of headers) body += varint(k.length) + k.length + varint(v) + v;
+      return varint(body) + body;
+    };
+    for (const n of [0, 1, 63, 64, 65, 8191, 8192, 8193, 1_048_575, 1_048_576, 2_000_000]) {
+      const value = Buffer.alloc(n);
+      expect(prepareRecord({ topic: 't', value }, NOW, 1 << 24).size).toBe(expected(n, []));
+      const headers = [{ key: 'h'.repeat(70), value: Buffer.alloc(n % 9000) }];
+      expect(prepareRecord({ topic: 't', value, headers }, NOW, 1 << 24).size).toBe(
+        expected(n, [['h'.repeat(70), n % 9000]]),
+      );
+    }
+  });
 });
