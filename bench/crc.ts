@@ -76,9 +76,6 @@ const VARIANTS: Array<[string, Crc]> = [
   ['crc-32 package (slice-by-16, byte loads)', (d, s, e) => crc32cModule.buf(d.subarray(s, e), 0) >>> 0],
 ];
 
-/** The heading under which bench/results/crc.md keeps earlier runs; a new run replaces only what is above it. */
-const EARLIER_RUNS = '## Earlier runs';
-
 let sink = 0;
 
 /** One timed run: bytes per CPU second and per wall second, over ROUND_MS of CPU time. */
@@ -153,10 +150,11 @@ function main(): void {
     '',
   ].join('\n');
   const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'crc.md');
-  // Earlier runs (variants measured and rejected before) stay below the new table.
+  // A run replaces the file's top (title and table); its "## " sections (end-to-end figures, earlier runs of
+  // variants measured and rejected) stay below the new table.
   const previous = existsSync(out) ? readFileSync(out, 'utf8') : '';
-  const earlier = previous.indexOf(EARLIER_RUNS);
-  writeFileSync(out, earlier < 0 ? text : `${text}\n${previous.slice(earlier)}`);
+  const sections = previous.search(/^## /m);
+  writeFileSync(out, sections < 0 ? text : `${text}\n${previous.slice(sections)}`);
   console.log(text);
   if (sink === 0.5) console.log(sink);
 }
