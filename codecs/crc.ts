@@ -28,8 +28,8 @@ export function crc32(data: Uint8Array, start = 0, end = data.length): number {
  * loads per byte and measured ~15-20% faster on Node 20 (1.8 against
  * 1.55 GB/s, best of 30 rounds over 16 KiB batches), which is most of
  * the CRC's share of decoding a batch. Big-endian hosts use crc-32.
- * Where WebAssembly runs, `crc32c` uses the same tables from
- * codecs/crc32c.wat instead (1.3x faster, bench/results/crc.md).
+ * Where WebAssembly runs, `crc32c` uses codecs/crc32c.wat instead (SIMD
+ * over 1 KiB blocks; bench/results/crc.md has the figures).
  */
 const CASTAGNOLI = 0x82f63b78;
 /** The sixteen slice-by-16 tables (table k at 256 * k); exported for bench/crc.ts's variants. */

@@ -11,10 +11,13 @@ import { readFileSync } from 'node:fs';
 
 type Sexp = string | Sexp[];
 
-const VALTYPES: Record<string, number> = { i32: 0x7f, i64: 0x7e };
+const VALTYPES: Record<string, number> = { i32: 0x7f, i64: 0x7e, v128: 0x7b };
 
-/** Opcode and immediate kind of every instruction the subset knows. */
-const INSTRUCTIONS: Record<string, [number, 'none' | 'local' | 'depth' | 'block' | 'i32' | 'i64' | 'mem', number?]> = {
+/** The immediates an instruction takes (`mem`: an optional offset=N, encoded with the natural alignment). */
+type Immediate = 'none' | 'local' | 'depth' | 'block' | 'i32' | 'i64' | 'mem' | 'lane' | 'shuffle';
+
+/** Opcode, immediate kind and (for memory access) alignment of every instruction the subset knows. */
+const INSTRUCTIONS: Record<string, [number, Immediate, number?]> = {
   block: [0x02, 'block'],
   loop: [0x03, 'block'],
   end: [0x0b, 'none'],
@@ -43,6 +46,23 @@ const INSTRUCTIONS: Record<string, [number, 'none' | 'local' | 'depth' | 'block'
   'i32.shr_u': [0x76, 'none'],
   'i64.shr_u': [0x88, 'none'],
   'i32.wrap_i64': [0xa7, 'none'],
+};
+
+/**
+ * The fixed-width SIMD instructions of the subset (prefix 0xfd, then the opcode as LEB128): lane immediates
+ * are one byte each, `i8x16.shuffle` takes sixteen of them.
+ */
+const SIMD_INSTRUCTIONS: Record<string, [number, Immediate, number?]> = {
+  'v128.load': [0x00, 'mem', 4],
+  'v128.store': [0x0b, 'mem', 4],
+  'i8x16.shuffle': [0x0d, 'shuffle'],
+  'i8x16.swizzle': [0x0e, 'none'],
+  'i8x16.splat': [0x0f, 'none'],
+  'i8x16.extract_lane_u': [0x16, 'lane'],
+  'i8x16.replace_lane': [0x17, 'lane'],
+  'v128.and': [0x4e, 'none'],
+  'v128.xor': [0x51, 'none'],
+  'i16x8.shr_u': [0x8d, 'none'],
 };
 
 function tokenize(text: string): string[] {
@@ -150,16 +170,24 @@ function assembleFunc(fields: Sexp[]): Func {
   for (let i = 0; i < words.length; i++) {
     const op = words[i];
     if (typeof op !== 'string') throw new Error('WAT: folded instructions are not supported');
-    const spec = INSTRUCTIONS[op];
-    if (spec === undefined) throw new Error(`WAT: unsupported instruction ${op}`);
-    const [opcode, kind, align] = spec;
-    func.code.push(opcode);
     const arg = (): string => {
       const a = words[++i];
       if (typeof a !== 'string') throw new Error(`WAT: ${op} needs an immediate`);
       return a;
     };
-    if (kind === 'block') func.code.push(0x40);
+    const simd = SIMD_INSTRUCTIONS[op];
+    const spec = simd ?? INSTRUCTIONS[op];
+    if (spec === undefined) throw new Error(`WAT: unsupported instruction ${op}`);
+    const [opcode, kind, align] = spec;
+    if (simd !== undefined) func.code.push(0xfd, ...uleb(opcode));
+    else func.code.push(opcode);
+    if (kind === 'lane' || kind === 'shuffle') {
+      for (let n = kind === 'lane' ? 1 : 16; n > 0; n--) {
+        const lane = Number(arg());
+        if (!Number.isInteger(lane) || lane < 0 || lane > 31) throw new Error(`WAT: bad lane index in ${op}`);
+        func.code.push(lane);
+      }
+    } else if (kind === 'block') func.code.push(0x40);
     else if (kind === 'local') {
       const a = arg();
       const index = a.startsWith('$') ? names.get(a) : Number(a);

@@ -20,11 +20,19 @@ export function kcatVersion(): { version: string } | { unavailable: string } {
  * sizes, which this process counts. Its time runs from the first record
  * printed to its exit (connection and metadata excluded); CPU and peak RSS
  * come from GNU time over the whole process. No value checksum: the values
- * are binary and printing them would dominate its time.
+ * are binary and printing them would dominate its time. librdkafka does not
+ * verify batch CRCs by default (`check.crcs=false`); `extraArgs` (e.g.
+ * `-X check.crcs=true` for the kcat-crc row) go before the other arguments.
  */
-export async function runKcat(bootstrap: string, topic: string, records: number): Promise<ClientResult> {
+export async function runKcat(
+  bootstrap: string,
+  topic: string,
+  records: number,
+  extraArgs: readonly string[] = [],
+): Promise<ClientResult> {
   const timed = existsSync('/usr/bin/time');
   const kcatArgs = [
+    ...extraArgs,
     '-C',
     '-b',
     bootstrap,

@@ -66,8 +66,15 @@ const node24Availability = (ctx: BenchContext): Availability =>
     ? { available: false, reason: `Node 24 needed: ${ctx.node24.unavailable}` }
     : { available: true, runtime: `node ${ctx.node24.version}` };
 
+/** kcat's availability (both kcat rows). */
+async function kcatAvailability(): Promise<Availability> {
+  const v = kcatVersion();
+  return 'version' in v ? { available: true, runtime: v.version } : { available: false, reason: v.unavailable };
+}
+
 /** Builds the librdkafka binding on first use (once per bench run, however many of its clients are selected). */
 let confluentBinding: Promise<Availability> | undefined;
+
 function confluentAvailability(ctx: BenchContext): Promise<Availability> {
   confluentBinding ??= ensureConfluentBinding(ctx.node, ctx.log, { build: ctx.build, rebuild: ctx.rebuild }).then(
     (status): Availability =>
@@ -159,11 +166,17 @@ export const CLIENTS: readonly BenchClient[] = [
     id: 'kcat',
     name: 'kcat',
     exact: false,
-    prepare: async () => {
-      const v = kcatVersion();
-      return 'version' in v ? { available: true, runtime: v.version } : { available: false, reason: v.unavailable };
-    },
+    prepare: kcatAvailability,
     run: (ctx, w) => runKcat(ctx.bootstrap, w.topic, w.records),
+  },
+  {
+    // kcat with librdkafka's batch CRC check on (it is off by default; tidemark and Java check), so the
+    // comparison can be read like for like.
+    id: 'kcat-crc',
+    name: 'kcat (check.crcs=true)',
+    exact: false,
+    prepare: kcatAvailability,
+    run: (ctx, w) => runKcat(ctx.bootstrap, w.topic, w.records, ['-X', 'check.crcs=true']),
   },
   {
     id: 'java',

@@ -55,6 +55,24 @@ describe('CRC-32C in WebAssembly', () => {
     }
   });
 
+  it('agrees with the reference on random lengths 0-300 000 at random odd offsets (SIMD blocks and their tails)', () => {
+    const pool = randomBytes(300_000 + 4096, 0xc0ffee);
+    let seed = 777;
+    const next = (bound: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % bound;
+    };
+    // Random lengths, plus the edges of the 1 KiB SIMD block, the 16-byte step and the 64 KiB copy chunk.
+    const edges = [1023, 1024, 1025, 1039, 1040, 2047, 2048, 2049, 65535, 65536, 65537, 65536 + 1024, 131072 + 17];
+    const lengths = [...edges, ...Array.from({ length: 120 }, () => next(300_001))];
+    for (const len of lengths) {
+      const start = next(2048) | 1;
+      const expected = crc32cReference(pool.subarray(start, start + len));
+      expect(crc32c(pool, start, start + len), `length ${len} at ${start}`).toBe(expected);
+      expect(crc32cJs(pool, start, start + len), `JS, length ${len} at ${start}`).toBe(expected);
+    }
+  });
+
   it('carries the state across its 64 KiB copy chunks', () => {
     const big = randomBytes(3 * 65536 + 777, 99);
     for (const [start, end] of [
