@@ -144,13 +144,21 @@ export async function awaitHandlers(
   matches: (state: PartitionState) => boolean,
   step: string,
 ): Promise<void> {
+  await settledWithin(ctx, matches);
+  warnUnfinished(ctx, ctx.delivery.held(matches), step);
+}
+
+/** Resolves once no batch of `matches` is held by the application, or after `revokeTimeoutMs`. */
+export async function settledWithin(
+  ctx: Pick<GroupListenerContext, 'delivery' | 'revokeTimeoutMs'>,
+  matches: (state: PartitionState) => boolean,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, ctx.revokeTimeoutMs);
   });
   await Promise.race([ctx.delivery.whenSettled(matches), timeout]);
   clearTimeout(timer);
-  warnUnfinished(ctx, ctx.delivery.held(matches), step);
 }
 
 /**

@@ -6,12 +6,14 @@
  */
 import { partitionKey, type TopicPartition } from '../cluster/partition-errors.js';
 import type { ConsumerParts } from './consumer-parts.js';
-import { awaitHandlers, releaseUnheld } from './group-listener.js';
+import { awaitHandlers, releaseUnheld, settledWithin } from './group-listener.js';
 import type { PartitionState } from './positions.js';
 
 export class ManualAssignment {
   /** Settles once the partitions the assignments so far dropped are committed and let go. */
   private unassigned: Promise<void> = Promise.resolve();
+  /** A partition's state taken back while revoking -> its earlier state, until it took over from that one. */
+  private readonly takenFrom = new WeakMap<PartitionState, PartitionState>();
 
   constructor(
     private readonly parts: ConsumerParts,
@@ -32,19 +34,45 @@ export class ManualAssignment {
     const wanted = new Set(partitions.map((p) => partitionKey(p.topic, p.partition)));
     const dropped = [...positions.all()].filter((s) => !wanted.has(s.key) && s.phase !== 'revoking');
     for (const s of dropped) fetcher.revoke(s);
-    const unassigning = Promise.all([this.unassigned, this.unassign(dropped, notInHand)]).then(() => {});
+    const unassigning = this.unassign(dropped, notInHand);
+    const takingOver: Promise<void>[] = [];
     for (const p of partitions) {
-      const s = positions.get(p.topic, p.partition);
-      if (s?.phase === 'revoking') {
-        // Back before its drop finished: what was processed of it is queued now, as it goes for a fresh lookup.
-        this.commitProcessed((x) => x === s);
-        positions.remove(p.topic, p.partition);
+      const previous = positions.get(p.topic, p.partition);
+      if (previous?.phase !== 'revoking') {
+        positions.add(p.topic, p.partition);
+        continue;
       }
-      positions.add(p.topic, p.partition);
+      // Back before its drop finished: the new state goes on from what the previous one's handlers processed.
+      positions.remove(p.topic, p.partition);
+      const state = positions.add(p.topic, p.partition);
+      state.reclaim();
+      this.takenFrom.set(state, previous);
+      takingOver.push(this.takeOver(state));
     }
     fetcher.wake();
-    this.unassigned = unassigning;
-    return unassigning;
+    const done = Promise.all([this.unassigned, unassigning, ...takingOver]).then(() => {});
+    this.unassigned = done;
+    return done;
+  }
+
+  /**
+   * Hands a taken-back partition to its new state once the handlers of its earlier states settled (bounded as
+   * their drop is, which reports one given up), unless the application moved it meanwhile (a seek, a reset,
+   * another drop). The newest earlier state with a processed mark says where to go on: a state taken back again
+   * before it took over processed nothing itself.
+   */
+  private async takeOver(state: PartitionState): Promise<void> {
+    const { delivery, fetcher, options } = this.parts;
+    const { revokeTimeoutMs } = options;
+    await settledWithin({ delivery, revokeTimeoutMs }, (s) => s.key === state.key && s !== state);
+    if (state.phase === 'revoking') return;
+    let from = this.takenFrom.get(state);
+    this.takenFrom.delete(state);
+    if (state.phase !== 'reclaiming' || from === undefined) return;
+    while (from.processed() === undefined && this.takenFrom.has(from)) from = this.takenFrom.get(from)!;
+    state.takeOver(from);
+    fetcher.wake();
+    fetcher.buffer.notify();
   }
 
   private async unassign(dropped: readonly PartitionState[], notInHand: boolean): Promise<void> {
