@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client.js';
 import { sleep } from '../../../src/cluster/backoff.js';
 import { Consumer } from '../../../src/consumer/consumer.js';
+import type { ConsumerBatch } from '../../../src/consumer/consumer-record.js';
 import { newClient, newTopic, produce, targets, uniqueGroup } from './setup.js';
 
 /**
@@ -43,6 +44,24 @@ describe.each(targets())('assign() taking a partition back while its drop is pen
     return { consumer, stored };
   }
 
+  /**
+   * Handles one batch for a test: the first batch of partition 0 from offset 20 on drops the partition and
+   * takes it back while it is held (long enough for a lookup of the stored offset and a fetch on the real
+   * broker); every batch's offsets go to `seen`. Returns whether every record was seen.
+   */
+  function handleTakingBack(consumer: Consumer, seen: number[][], state: { takenBack: boolean }) {
+    return async (batch: ConsumerBatch): Promise<boolean> => {
+      if (batch.partition === 0 && !state.takenBack && batch.records[0].offset >= 20n) {
+        state.takenBack = true;
+        consumer.assign(all().slice(1));
+        consumer.assign(all());
+        await sleep(500);
+      }
+      seen[batch.partition].push(...batch.records.map((r) => Number(r.offset)));
+      return seen.flat().length >= 2 * PER_PARTITION;
+    };
+  }
+
   /** After the consumer closed: the group ends at the log's end, and partition 0's commits never went back. */
   async function expectCommittedToEnd(groupId: string, stored: bigint[]) {
     const committed = await client.offsets.committed(groupId, all());
@@ -56,27 +75,20 @@ describe.each(targets())('assign() taking a partition back while its drop is pen
     const groupId = uniqueGroup('reassign-lanes');
     const { consumer, stored } = newConsumer(groupId);
     const seen: number[][] = [[], []];
-    let takenBack = false;
+    const state = { takenBack: false };
+    const handle = handleTakingBack(consumer, seen, state);
     const stop = new AbortController();
     try {
       await consumer.processBatches(
         async (batch) => {
-          if (batch.partition === 0 && !takenBack && batch.records[0].offset >= 20n) {
-            takenBack = true;
-            consumer.assign(all().slice(1));
-            consumer.assign(all());
-            // Long enough for a lookup of the stored offset and a fetch on the real broker.
-            await sleep(500);
-          }
-          seen[batch.partition].push(...batch.records.map((r) => Number(r.offset)));
-          if (seen.flat().length >= 2 * PER_PARTITION) stop.abort();
+          if (await handle(batch)) stop.abort();
         },
         { concurrency: 2, signal: AbortSignal.any([stop.signal, AbortSignal.timeout(30_000)]) },
       );
     } finally {
       await consumer.close();
     }
-    expect(takenBack).toBe(true);
+    expect(state.takenBack).toBe(true);
     expect(seen).toEqual([each, each]);
     await expectCommittedToEnd(groupId, stored);
   });
@@ -85,17 +97,11 @@ describe.each(targets())('assign() taking a partition back while its drop is pen
     const groupId = uniqueGroup('reassign-in-hand');
     const { consumer, stored } = newConsumer(groupId);
     const seen: number[][] = [[], []];
-    let takenBack = false;
+    const state = { takenBack: false };
+    const handle = handleTakingBack(consumer, seen, state);
     try {
       for await (const batch of consumer.batches({ signal: AbortSignal.timeout(30_000) })) {
-        if (batch.partition === 0 && !takenBack && batch.records[0].offset >= 20n) {
-          takenBack = true;
-          consumer.assign(all().slice(1));
-          consumer.assign(all());
-          await sleep(500);
-        }
-        seen[batch.partition].push(...batch.records.map((r) => Number(r.offset)));
-        if (seen.flat().length < 2 * PER_PARTITION) continue;
+        if (!(await handle(batch))) continue;
         // Leaving the loop gives the batch up: acknowledge it first, so the close commits it.
         batch.ack();
         break;
@@ -103,7 +109,7 @@ describe.each(targets())('assign() taking a partition back while its drop is pen
     } finally {
       await consumer.close();
     }
-    expect(takenBack).toBe(true);
+    expect(state.takenBack).toBe(true);
     expect(seen).toEqual([each, each]);
     await expectCommittedToEnd(groupId, stored);
   });
