@@ -151,6 +151,8 @@ export class Consumer {
       ...(c.maxBytes === undefined ? {} : { fetchMaxBytes: c.maxBytes }),
       ...(c.maxWaitTimeInMs === undefined ? {} : { fetchMaxWaitMs: c.maxWaitTimeInMs }),
       ...(c.rackId === undefined ? {} : { clientRack: c.rackId }),
+      // kafkajs's time for a member to finish its work in a rebalance also bounds the wait for running handlers.
+      ...(c.rebalanceTimeout === undefined ? {} : { revokeTimeoutMs: c.rebalanceTimeout }),
       group: {
         assignors: this.assignors,
         ...(c.sessionTimeout === undefined ? {} : { sessionTimeoutMs: c.sessionTimeout }),
@@ -291,19 +293,20 @@ export class Consumer {
   }
 
   /**
-   * As kafkajs's stop: the batch being processed finishes first (its handler starts no further message), so the
-   * close commits what it resolved and nothing of it is read again. Bounded as the core's close is for
-   * partitionsConsumedConcurrently's handlers (`revokeTimeoutMs`); a handler still running then is logged, and
-   * what it did not resolve is read again.
+   * As kafkajs's stop: the batches being processed finish first (their handlers start no further message), so
+   * the close commits what they resolved and nothing of it is read again. Bounded by the core's
+   * `revokeTimeoutMs` (kafkajs's `rebalanceTimeout` when given): a handler still running then is given up, what
+   * it resolves later is not committed, and a warning names the offset its partition is read again from.
    */
   private async awaitRunningBatch(core: CoreConsumer): Promise<void> {
     const runner = this.runner;
     this.runner = undefined;
     const ms = core.options.revokeTimeoutMs;
-    if (runner !== undefined && !(await runner.settledWithin(ms))) {
-      this.log.warn(`stop went on without the running handler (still running after ${ms} ms)`, {
-        groupId: this.config.groupId,
-      });
+    for (const { topic, partition, offset } of (await runner?.settleWithin(ms)) ?? []) {
+      this.log.warn(
+        `stop went on without the handler of ${topic}-${partition} (still running after ${ms} ms): nothing from offset ${offset} on is committed, and it will be read again`,
+        { groupId: this.config.groupId, topic, partition, offset: String(offset) },
+      );
     }
   }
 
