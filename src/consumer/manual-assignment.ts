@@ -2,7 +2,10 @@
  * A consumer's manual assignment (`assign()`, and `unsubscribe()` without a group): which partitions it reads,
  * and how it lets go of the ones an assignment leaves out, as a group's revoke does (group-listener.ts): nothing
  * more of them is handed out, their running handlers are awaited (bounded, reported when given up), what was
- * processed of them is committed, then their states are dropped; all of that in the background.
+ * processed of them is committed, then their states are dropped; all of that in the background. A partition
+ * taken back before its drop finished gets a new state that waits (`reclaiming`) for the earlier state's
+ * handlers and then goes on from what they processed, so nothing is read twice or skipped; dropped again
+ * before that, its drop commits what they processed.
  */
 import { partitionKey, type TopicPartition } from '../cluster/partition-errors.js';
 import type { ConsumerParts } from './consumer-parts.js';
@@ -14,6 +17,8 @@ export class ManualAssignment {
   private unassigned: Promise<void> = Promise.resolve();
   /** A partition's state taken back while revoking -> its earlier state, until it took over from that one. */
   private readonly takenFrom = new WeakMap<PartitionState, PartitionState>();
+  /** Ends the wait of a state that is taking over, when it is dropped first. */
+  private readonly cancelTakeOver = new Map<PartitionState, () => void>();
 
   constructor(
     private readonly parts: ConsumerParts,
@@ -33,7 +38,11 @@ export class ManualAssignment {
     const { positions, fetcher } = this.parts;
     const wanted = new Set(partitions.map((p) => partitionKey(p.topic, p.partition)));
     const dropped = [...positions.all()].filter((s) => !wanted.has(s.key) && s.phase !== 'revoking');
-    for (const s of dropped) fetcher.revoke(s);
+    for (const s of dropped) {
+      fetcher.revoke(s);
+      // Dropped before it took over: its drop commits what its earlier states processed (see unassign).
+      this.cancelTakeOver.get(s)?.();
+    }
     const unassigning = this.unassign(dropped, notInHand);
     const takingOver: Promise<void>[] = [];
     for (const p of partitions) {
@@ -64,15 +73,38 @@ export class ManualAssignment {
   private async takeOver(state: PartitionState): Promise<void> {
     const { delivery, fetcher, options } = this.parts;
     const { revokeTimeoutMs } = options;
-    await settledWithin({ delivery, revokeTimeoutMs }, (s) => s.key === state.key && s !== state);
+    const cancelled = new Promise<void>((resolve) => this.cancelTakeOver.set(state, resolve));
+    await Promise.race([
+      settledWithin({ delivery, revokeTimeoutMs }, (s) => s.key === state.key && s !== state),
+      cancelled,
+    ]);
+    this.cancelTakeOver.delete(state);
+    // Dropped again: its drop takes the marks over instead (unassign).
     if (state.phase === 'revoking') return;
-    let from = this.takenFrom.get(state);
+    const from = this.source(state);
     this.takenFrom.delete(state);
     if (state.phase !== 'reclaiming' || from === undefined) return;
-    while (from.processed() === undefined && this.takenFrom.has(from)) from = this.takenFrom.get(from)!;
     state.takeOver(from);
     fetcher.wake();
     fetcher.buffer.notify();
+  }
+
+  /** The newest earlier state of a taken-back partition with a processed mark (or the oldest, with none). */
+  private source(state: PartitionState): PartitionState | undefined {
+    let from = this.takenFrom.get(state);
+    while (from?.processed() === undefined && from !== undefined && this.takenFrom.has(from))
+      from = this.takenFrom.get(from);
+    return from;
+  }
+
+  /** `states` and the earlier states they have not taken over from yet, whose handlers may still run. */
+  private withEarlier(states: readonly PartitionState[]): Set<PartitionState> {
+    const out = new Set<PartitionState>();
+    for (const s of states) {
+      out.add(s);
+      for (let from = this.takenFrom.get(s); from !== undefined; from = this.takenFrom.get(from)) out.add(from);
+    }
+    return out;
   }
 
   private async unassign(dropped: readonly PartitionState[], notInHand: boolean): Promise<void> {
@@ -80,7 +112,15 @@ export class ManualAssignment {
     const { positions, delivery, commits } = this.parts;
     const leaving = new Set(dropped);
     const inHand = notInHand ? delivery.inHand?.state : undefined;
-    await awaitHandlers(this.parts.listenerContext(), (s) => leaving.has(s) && s !== inHand, 'assign()');
+    // A state dropped before it took over waits for its earlier states' handlers, and commits what they processed.
+    const holding = this.withEarlier(dropped);
+    await awaitHandlers(this.parts.listenerContext(), (s) => holding.has(s) && s !== inHand, 'assign()');
+    for (const s of dropped) {
+      const from = this.source(s);
+      this.takenFrom.delete(s);
+      // A seek made while it waited is the application's own mark: it stands.
+      if (from !== undefined && s.processed() === undefined) s.inheritMarks(from);
+    }
     this.commitProcessed((s) => leaving.has(s));
     await commits.flush();
     for (const s of dropped) if (positions.get(s.topic, s.partition) === s) positions.remove(s.topic, s.partition);

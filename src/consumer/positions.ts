@@ -168,7 +168,16 @@ export class PartitionState {
     }
     this.step('takeOver');
     this.move(done.offset, done.leaderEpoch);
-    this.markProcessed(done.offset, done.leaderEpoch);
+    this.inheritMarks(previous);
+  }
+
+  /**
+   * Takes the previous state's processed mark and view of the store as its own (what this state commits next),
+   * without moving: a takeover, or a state dropped before it took over, whose drop commits what was processed.
+   */
+  inheritMarks(previous: PartitionState): void {
+    const done = previous.processed();
+    if (done !== undefined) this.markProcessed(done.offset, done.leaderEpoch);
     this.committed = previous.committed;
     this.committedEpoch = previous.committedEpoch;
     this.allowBackward = previous.allowBackward;

@@ -2,7 +2,8 @@
  * A manual `assign()` that takes a partition back while its drop is still pending (the drop waits for the
  * partition's running handler or the batch in hand, then commits): on the fake cluster, the partition must go
  * on from where what was processed ends, never reading a record again or skipping one, and the pending drop
- * must not store an older offset after a newer one. Logic only: the real-broker tests are
+ * must not store an older offset after a newer one; a close, or an unsubscribe() dropping it again, while it
+ * waits commits where the running handler's batch ends. Logic only: the real-broker tests are
  * test/integration/consumer/reassign.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -122,10 +123,14 @@ describe('assign(): a partition taken back while its drop is pending', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('a close while it waits to take over commits where the running handler ends, not past it', async () => {
+  it.each([
+    { how: 'close()', stop: (c: Consumer) => c.close() },
+    // The new state is dropped before it took over: its drop commits what the earlier state processed.
+    { how: 'unsubscribe()', stop: (c: Consumer) => c.unsubscribe() },
+  ])('$how while it waits to take over commits where the running handler ends, not past it', async ({ stop }) => {
     const { consumer, store } = setUp();
     let running: { end: bigint; done: boolean } | undefined;
-    let closed: Promise<void> | undefined;
+    let stopped: Promise<void> | undefined;
     const run = consumer.processBatches(
       async (batch) => {
         if (batch.partition !== 0 || running !== undefined || batch.records[0].offset < 10n) return;
@@ -133,20 +138,22 @@ describe('assign(): a partition taken back while its drop is pending', () => {
         consumer.assign(all.slice(1));
         consumer.assign(all);
         setTimeout(() => {
-          closed = consumer.close();
+          stopped = stop(consumer);
         }, 20);
         await sleep(150);
         running.done = true;
       },
       { concurrency: 2 },
     );
-    while (closed === undefined) await sleep(5);
-    await closed;
-    await run;
-    // The close waited for the handler, and the new state took over from it before the close's commit.
+    while (stopped === undefined) await sleep(5);
+    await stopped;
+    // It waited for the handler of the earlier state, and committed where that batch ends.
     expect(running?.done).toBe(true);
     expect((await store.load('g', all)).get('t')?.get(0)?.offset).toBe(running?.end);
     expect(ascending(store.of(0))).toBe(true);
+    expect(consumer.assignment()).toEqual([]);
+    await consumer.close();
+    await run;
   });
 
   it('the batch in hand: goes on after it once the loop asks for the next one, nothing read twice', async () => {
