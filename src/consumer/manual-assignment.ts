@@ -74,10 +74,7 @@ export class ManualAssignment {
     const { delivery, fetcher, options } = this.parts;
     const { revokeTimeoutMs } = options;
     const cancelled = new Promise<void>((resolve) => this.cancelTakeOver.set(state, resolve));
-    await Promise.race([
-      settledWithin({ delivery, revokeTimeoutMs }, (s) => s.key === state.key && s !== state),
-      cancelled,
-    ]);
+    await settledWithin({ delivery, revokeTimeoutMs }, (s) => s.key === state.key && s !== state, cancelled);
     this.cancelTakeOver.delete(state);
     // Dropped again: its drop takes the marks over instead (unassign).
     if (state.phase === 'revoking') return;
