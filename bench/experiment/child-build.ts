@@ -1,9 +1,7 @@
-import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { compiledChild } from '../child-build.js';
 
 const CHILD_SOURCE = fileURLToPath(new URL('./consumer-child.ts', import.meta.url));
-/** Inside the repository, so the bundle's runtime requires (crc-32, …) resolve from node_modules. */
-const BUNDLE_DIR = fileURLToPath(new URL('../../node_modules/.cache/tidemark-experiment/', import.meta.url));
 
 /** How to start a consumer process: the executable and the arguments before the config. */
 export interface ChildCommand {
@@ -13,29 +11,11 @@ export interface ChildCommand {
 }
 
 /**
- * The consumer process is started dozens of times per run, and under tsx each start transpiles the whole
- * client again (7 s on a busy 2-core machine against 1 s for a bundle). So the child is bundled once per
- * experiment with esbuild (tsx's own transpiler, installed with it); if that fails, each start uses tsx.
+ * The consumer process is started dozens of times per run: it runs compiled, as every bench child does
+ * (bench/child-build.ts: bundled once per process with esbuild, not transpiled by tsx at every start, which
+ * costs seconds on a busy machine). The bundle is removed when the experiment's process exits.
  */
-export async function buildChild(log: (line: string) => void): Promise<ChildCommand> {
-  try {
-    const esbuild = await import('esbuild');
-    await mkdir(BUNDLE_DIR, { recursive: true });
-    const outfile = `${BUNDLE_DIR}consumer-child-${process.pid}.mjs`;
-    await esbuild.build({
-      entryPoints: [CHILD_SOURCE],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile,
-      logLevel: 'silent',
-      // Bundled CommonJS dependencies call require(); an ES module has none of its own.
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    });
-    return { command: process.execPath, args: [outfile], how: 'bundled with esbuild' };
-  } catch (err) {
-    log(`could not bundle the consumer (${(err as Error).message.split('\n')[0]}); starting it with tsx`);
-    return { command: process.execPath, args: ['--import', 'tsx', CHILD_SOURCE], how: 'tsx' };
-  }
+export async function buildChild(): Promise<ChildCommand> {
+  const bundle = await compiledChild(CHILD_SOURCE);
+  return { command: process.execPath, args: [bundle], how: 'compiled (bench/child-build.ts)' };
 }

@@ -22,7 +22,7 @@ export type Totals = Record<string, Record<StopKind, { lost: number; duplicated:
 /** Every run of every mode, both stop kinds; the work directories are removed afterwards. */
 export async function runExperiment(o: ExperimentOptions): Promise<RunOutcome[]> {
   const root = await mkdtemp(join(tmpdir(), 'tidemark-experiment-'));
-  const child = await buildChild(o.log);
+  const child = await buildChild();
   o.log(`consumer processes: ${child.how}`);
   const outcomes: RunOutcome[] = [];
   try {
@@ -50,7 +50,6 @@ export async function runExperiment(o: ExperimentOptions): Promise<RunOutcome[]>
     }
   } finally {
     await rm(root, { recursive: true, force: true });
-    if (child.how !== 'tsx') await rm(child.args[0], { force: true });
   }
   return outcomes;
 }

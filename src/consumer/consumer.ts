@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { TidemarkError } from '../../codecs/errors.js';
-import { partitionKey, type TopicPartition } from '../cluster/partition-errors.js';
+import type { TopicPartition } from '../cluster/partition-errors.js';
 import type { CommittedOffset } from '../commit/types.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../network/connection.js';
 import type { OffsetCommit } from '../offsets/offset-store.js';
@@ -18,11 +18,11 @@ import { ConsumerClosedError } from './errors.js';
 import type { ConsumerEventMap } from './events.js';
 import { createGroupMembership } from './group/create-membership.js';
 import type { GroupMembership, RebalanceListener, Subscription } from './group/membership.js';
-import { awaitHandlers, groupListener, releaseUnheld, warnUnfinished } from './group-listener.js';
+import { groupListener, warnUnfinished } from './group-listener.js';
+import { ManualAssignment } from './manual-assignment.js';
 import type { ConsumerMetrics, PartitionLag } from './metrics.js';
 import type { ConsumerOptions, ResolvedConsumerOptions } from './options.js';
 import type { SeekTarget } from './position-control.js';
-import type { PartitionState } from './positions.js';
 import { BatchIterator, RecordIterator } from './records-iterator.js';
 
 export interface WaitOptions {
@@ -44,8 +44,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
   private mode: 'none' | 'manual' | 'group' = 'none';
   private closing: Promise<void> | undefined;
   private unsubscribing = false;
-  /** Settles once the partitions a manual assign() dropped are committed and let go. */
-  private unassigned: Promise<void> = Promise.resolve();
+  private readonly manual: ManualAssignment;
   private autoCommitTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -63,6 +62,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     this.options = this.parts.options;
     this.groupId = this.options.groupId;
     this.commits = this.parts.commits;
+    this.manual = new ManualAssignment(this.parts, this.groupId);
   }
 
   /**
@@ -72,9 +72,8 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
    * processed of them is committed; all of that in the background (`unsubscribe()` awaits it).
    */
   assign(partitions: readonly TopicPartition[]): void {
-    this.unassigned = this.reassign(partitions, false);
     // In the background: a failure there (a throwing warning listener) is the close's or unsubscribe()'s to see.
-    this.unassigned.catch(() => {});
+    this.reassign(partitions, false).catch(() => {});
   }
 
   /** assign(), returning when the dropped partitions are let go; `notInHand`: do not wait for the caller's batch. */
@@ -82,47 +81,9 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     this.checkOpen();
     if (this.mode === 'group') throw new TidemarkError('assign() cannot be used while subscribed to a group');
     this.mode = 'manual';
-    const { positions, fetcher } = this.parts;
-    const wanted = new Set(partitions.map((p) => partitionKey(p.topic, p.partition)));
-    const dropped = [...positions.all()].filter((s) => !wanted.has(s.key) && s.phase !== 'revoking');
-    for (const s of dropped) fetcher.revoke(s);
-    const unassigning = Promise.all([this.unassigned, this.unassign(dropped, notInHand)]).then(() => {});
-    for (const p of partitions) {
-      const s = positions.get(p.topic, p.partition);
-      if (s?.phase === 'revoking') {
-        // Back before its drop finished: what was processed of it is queued now, as it goes for a fresh lookup.
-        this.commitProcessed((x) => x === s);
-        positions.remove(p.topic, p.partition);
-      }
-      positions.add(p.topic, p.partition);
-    }
+    const unassigning = this.manual.assign(partitions, notInHand);
     this.startAutoCommit();
-    fetcher.wake();
     return unassigning;
-  }
-
-  /**
-   * Lets go of manually assigned partitions as a group's revoke does (group-listener.ts): their handlers are
-   * awaited (bounded, reported when given up), what they processed is committed, then their states are dropped.
-   */
-  private async unassign(dropped: readonly PartitionState[], notInHand: boolean): Promise<void> {
-    if (dropped.length === 0) return;
-    const { positions, delivery } = this.parts;
-    const leaving = new Set(dropped);
-    // unsubscribe() may be awaited inside the loop holding that batch: it would only wait on itself.
-    const inHand = notInHand ? delivery.inHand?.state : undefined;
-    await awaitHandlers(this.parts.listenerContext(), (s) => leaving.has(s) && s !== inHand, 'assign()');
-    this.commitProcessed((s) => leaving.has(s));
-    await this.commits.flush();
-    for (const s of dropped) if (positions.get(s.topic, s.partition) === s) positions.remove(s.topic, s.partition);
-    await this.releaseStore(dropped.map((s) => s.topic));
-  }
-
-  /** Queues (auto-commit) the processed offsets of these partitions; a failure is reported as a commit-failed event. */
-  private commitProcessed(filter: (s: PartitionState) => boolean): void {
-    if (!this.options.autoCommit) return;
-    const offsets = this.commits.processedOffsets(filter);
-    this.commits.commit(offsets, 'unassign', { wait: false }).catch(() => {});
   }
 
   /** Joins the group and reads what it assigns; resolves once the first assignment is in. Needs `groupId`. */
@@ -181,9 +142,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
         this.membership = undefined;
       }
     } else if (this.mode === 'manual') {
-      const unassigning = this.reassign([], true);
-      this.unassigned = unassigning;
-      await abortable(unassigning, options.signal);
+      await abortable(this.reassign([], true), options.signal);
     }
     this.mode = 'none';
   }
@@ -359,7 +318,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     const { revokeTimeoutMs } = this.options;
     warnUnfinished(this.parts.listenerContext(), await delivery.awaitInFlight(revokeTimeoutMs, signal), 'close');
     // Partitions an assign() dropped are committed and let go first (their handlers were awaited just now).
-    await abortable(this.unassigned, signal).catch(() => {});
+    await abortable(this.manual.pending, signal).catch(() => {});
     let commitError: unknown;
     if (this.options.autoCommit) {
       const offsets = this.commits.processedOffsets();
@@ -379,16 +338,9 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
     // An application's store stays open (it may serve other consumers), but lets go of what this one held.
     const held = [...this.parts.positions.topics()];
     for (const s of [...this.parts.positions.all()]) this.parts.positions.remove(s.topic, s.partition);
-    await this.releaseStore(held);
+    await this.manual.release(held);
     if (ownsStore) await store?.close();
     if (commitError !== undefined) throw commitError;
-  }
-
-  /** Lets the offset store release the topics this consumer no longer reads (a file store's locks). */
-  private async releaseStore(topics: readonly string[]): Promise<void> {
-    const { store, positions, emit } = this.parts;
-    if (this.groupId === undefined || topics.length === 0) return;
-    await releaseUnheld({ store, groupId: this.groupId, positions, emit }, topics);
   }
 
   private startAutoCommit(): void {

@@ -144,13 +144,25 @@ export async function awaitHandlers(
   matches: (state: PartitionState) => boolean,
   step: string,
 ): Promise<void> {
+  await settledWithin(ctx, matches);
+  warnUnfinished(ctx, ctx.delivery.held(matches), step);
+}
+
+/**
+ * Resolves once no batch of `matches` is held by the application, after `revokeTimeoutMs`, or once `stop`
+ * settles (the wait is called off: no timer is left behind).
+ */
+export async function settledWithin(
+  ctx: Pick<GroupListenerContext, 'delivery' | 'revokeTimeoutMs'>,
+  matches: (state: PartitionState) => boolean,
+  stop?: Promise<void>,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, ctx.revokeTimeoutMs);
   });
-  await Promise.race([ctx.delivery.whenSettled(matches), timeout]);
+  await Promise.race([ctx.delivery.whenSettled(matches), timeout, ...(stop === undefined ? [] : [stop])]);
   clearTimeout(timer);
-  warnUnfinished(ctx, ctx.delivery.held(matches), step);
 }
 
 /**

@@ -18,10 +18,15 @@ export type PartitionPhase =
   /** Stopped by an error the application must act on (seek, or unassign); `error` says which. */
   | 'failed'
   /** Being revoked by the group or unassigned: no longer fetched or delivered, kept until its commits flush. */
-  | 'revoking';
+  | 'revoking'
+  /**
+   * Assigned again while its previous state was still `revoking` (a manual assign() took it back before the drop
+   * finished): not fetched until that state's handlers settled, then goes on from what they processed.
+   */
+  | 'reclaiming';
 
 /** Every phase but `revoking`: a partition the consumer still owns. */
-const OWNED = ['initializing', 'resetting', 'validating', 'fetching', 'failed'] as const;
+const OWNED = ['initializing', 'resetting', 'validating', 'fetching', 'failed', 'reclaiming'] as const;
 
 /**
  * The transitions, each with the phases it may start from and the phase it ends in. A phase not listed under
@@ -48,6 +53,12 @@ export const TRANSITIONS = {
   fail: { from: ['initializing', 'resetting', 'validating', 'fetching'], to: 'failed' },
   /** The group revoked the partition or the application unassigned it. */
   revoke: { from: OWNED, to: 'revoking' },
+  /** A fresh state takes over from its previous one, still revoking: it waits for that one's handlers. */
+  reclaim: { from: ['initializing'], to: 'reclaiming' },
+  /** The previous state's handlers settled: go on from what they processed. */
+  takeOver: { from: ['reclaiming'], to: 'fetching' },
+  /** The previous state's handlers settled having processed nothing: look the position up as any assignment. */
+  lookUp: { from: ['reclaiming'], to: 'initializing' },
   /** Pausing or resuming leaves the phase as it is; a revoked partition can do neither. */
   pause: { from: OWNED, to: undefined },
 } as const satisfies Record<string, { from: readonly PartitionPhase[]; to: PartitionPhase | undefined }>;

@@ -147,6 +147,42 @@ export class PartitionState {
     this.generation++;
   }
 
+  /**
+   * Assigned again while this partition's earlier state is still revoking (its handlers may still finish
+   * batches): wait, unfetched, for `takeOver`, so nothing is read twice.
+   */
+  reclaim(): void {
+    this.step('reclaim');
+  }
+
+  /**
+   * The previous state's handlers settled: go on from what they processed, which is also what this state
+   * commits next (with the previous state's view of the store, so a commit never goes backwards silently); with
+   * nothing processed, look the stored offset up as a fresh assignment does.
+   */
+  takeOver(previous: PartitionState): void {
+    const done = previous.processed();
+    if (done === undefined) {
+      this.step('lookUp');
+      return;
+    }
+    this.step('takeOver');
+    this.move(done.offset, done.leaderEpoch);
+    this.inheritMarks(previous);
+  }
+
+  /**
+   * Takes the previous state's processed mark and view of the store as its own (what this state commits next),
+   * without moving: a takeover, or a state dropped before it took over, whose drop commits what was processed.
+   */
+  inheritMarks(previous: PartitionState): void {
+    const done = previous.processed();
+    if (done !== undefined) this.markProcessed(done.offset, done.leaderEpoch);
+    this.committed = previous.committed;
+    this.committedEpoch = previous.committedEpoch;
+    this.allowBackward = previous.allowBackward;
+  }
+
   /** Pauses the partition; false when it already was. What was fetched ahead is dropped, fetched again later. */
   pause(): boolean {
     this.step('pause');

@@ -1,17 +1,18 @@
 /**
  * kafkajs's `consumer({ groupId })` on the core Consumer. `subscribe()` collects topics (RegExps are matched
  * against the cluster's topics then, as kafkajs does); `run()` joins the group with all of them and returns
- * once joined, while the Runner feeds the handlers. kafkajs's pause by topic is kept here and re-applied to
+ * once joined, while the Runner feeds the handlers. kafkajs's pause by topic is kept (pauses.ts) and re-applied to
  * every partition the group assigns, so it survives rebalances; seeks asked before a partition is assigned
  * wait for its assignment.
  */
-import type { Client, Consumer as CoreConsumer, PartitionAssignor, RebalanceEvent, TopicPartition } from '../index.js';
+import type { Client, Consumer as CoreConsumer, PartitionAssignor, RebalanceEvent } from '../index.js';
 import { describeGroups } from './admin-groups.js';
 import { coreAssignors } from './assigners.js';
 import type { RetryOptions } from './config.js';
 import type { Logger } from './constants.js';
 import { KafkaJSNonRetriableError, translated } from './errors.js';
 import { Instrumentation } from './instrumentation.js';
+import { Pauses, partitionKey, type TopicPartitions } from './pauses.js';
 import { type ConsumerRunConfig, Runner } from './runner.js';
 
 export interface ConsumerConfig {
@@ -39,10 +40,7 @@ export interface TopicPartitionOffsetAndMetadata {
   metadata?: string | null;
 }
 
-/** Topics (and optionally some of their partitions) to pause or resume, as kafkajs names them. */
-export type TopicPartitions = { topic: string; partitions?: number[] };
-
-const key = (topic: string, partition: number) => `${topic}\0${partition}`;
+export type { TopicPartitions };
 
 export class Consumer {
   readonly events = Instrumentation.consumerEvents;
@@ -51,13 +49,9 @@ export class Consumer {
   private readonly instrumentation = new Instrumentation('consumer');
   private readonly topics = new Map<string, { fromBeginning: boolean }>();
   private readonly patterns: { pattern: RegExp; fromBeginning: boolean }[] = [];
-  /** Topics paused as a whole (every partition, now and after rebalances), and single paused partitions. */
-  private readonly pausedTopics = new Set<string>();
-  private readonly pausedPartitions = new Set<string>();
+  private readonly pauses = new Pauses();
   private readonly pendingSeeks = new Map<string, { topic: string; partition: number; offset: bigint }>();
   private running = false;
-  /** Every pause() so far (the Runner checks for a paused partition only after one). */
-  private pauseCount = 0;
   private loop: Promise<void> | undefined;
   private runner: Runner | undefined;
   /** kafkajs's `partitionAssigners` as core assignors, checked at construction as kafkajs checks them. */
@@ -151,6 +145,8 @@ export class Consumer {
       ...(c.maxBytes === undefined ? {} : { fetchMaxBytes: c.maxBytes }),
       ...(c.maxWaitTimeInMs === undefined ? {} : { fetchMaxWaitMs: c.maxWaitTimeInMs }),
       ...(c.rackId === undefined ? {} : { clientRack: c.rackId }),
+      // kafkajs's time for a member to finish its work in a rebalance also bounds the wait for running handlers.
+      ...(c.rebalanceTimeout === undefined ? {} : { revokeTimeoutMs: c.rebalanceTimeout }),
       group: {
         assignors: this.assignors,
         ...(c.sessionTimeout === undefined ? {} : { sessionTimeoutMs: c.sessionTimeout }),
@@ -178,7 +174,7 @@ export class Consumer {
         retry: c.retry ?? {},
         autoCommit,
         isRunning: () => this.running,
-        pauses: () => this.pauseCount,
+        pauses: () => this.pauses.count,
         pausePartition: (topic, partition) => {
           this.pause([{ topic, partitions: [partition] }]);
           return () => this.resume([{ topic, partitions: [partition] }]);
@@ -267,14 +263,12 @@ export class Consumer {
   /** After an assignment: pause what kafkajs says is paused, and apply seeks that waited for their partition. */
   private applyToAssigned(core: CoreConsumer): void {
     const assigned = core.assignment();
-    const pause = assigned.filter(
-      (p) => this.pausedTopics.has(p.topic) || this.pausedPartitions.has(key(p.topic, p.partition)),
-    );
+    const pause = this.pauses.toPause(assigned);
     if (pause.length > 0) core.pause(pause);
     for (const p of assigned) {
-      const seek = this.pendingSeeks.get(key(p.topic, p.partition));
+      const seek = this.pendingSeeks.get(partitionKey(p.topic, p.partition));
       if (seek === undefined) continue;
-      this.pendingSeeks.delete(key(p.topic, p.partition));
+      this.pendingSeeks.delete(partitionKey(p.topic, p.partition));
       core.seek(p, seek.offset);
     }
   }
@@ -291,19 +285,20 @@ export class Consumer {
   }
 
   /**
-   * As kafkajs's stop: the batch being processed finishes first (its handler starts no further message), so the
-   * close commits what it resolved and nothing of it is read again. Bounded as the core's close is for
-   * partitionsConsumedConcurrently's handlers (`revokeTimeoutMs`); a handler still running then is logged, and
-   * what it did not resolve is read again.
+   * As kafkajs's stop: the batches being processed finish first (their handlers start no further message), so
+   * the close commits what they resolved and nothing of it is read again. Bounded by the core's
+   * `revokeTimeoutMs` (kafkajs's `rebalanceTimeout` when given): a handler still running then is given up, what
+   * it resolves later is not committed, and a warning names the offset its partition is read again from.
    */
   private async awaitRunningBatch(core: CoreConsumer): Promise<void> {
     const runner = this.runner;
     this.runner = undefined;
     const ms = core.options.revokeTimeoutMs;
-    if (runner !== undefined && !(await runner.settledWithin(ms))) {
-      this.log.warn(`stop went on without the running handler (still running after ${ms} ms)`, {
-        groupId: this.config.groupId,
-      });
+    for (const { topic, partition, offset } of (await runner?.settleWithin(ms)) ?? []) {
+      this.log.warn(
+        `stop went on without the handler of ${topic}-${partition} (still running after ${ms} ms): nothing from offset ${offset} on is committed, and it will be read again`,
+        { groupId: this.config.groupId, topic, partition, offset: String(offset) },
+      );
     }
   }
 
@@ -343,47 +338,19 @@ export class Consumer {
     const core = this.core;
     if (core?.assignment().some((p) => p.topic === topic && p.partition === partition)) {
       core.seek({ topic, partition }, target);
-    } else this.pendingSeeks.set(key(topic, partition), { topic, partition, offset: target });
+    } else this.pendingSeeks.set(partitionKey(topic, partition), { topic, partition, offset: target });
   }
 
   pause(topics: TopicPartitions[]): void {
-    this.pauseOrResume(topics, true);
+    this.pauses.apply(this.core, topics, true);
   }
 
   resume(topics: TopicPartitions[]): void {
-    this.pauseOrResume(topics, false);
-  }
-
-  private pauseOrResume(topics: TopicPartitions[], pause: boolean): void {
-    if (pause) this.pauseCount++;
-    const affected: TopicPartition[] = [];
-    const assigned = this.core?.assignment() ?? [];
-    for (const { topic, partitions } of topics) {
-      if (typeof topic !== 'string') throw new KafkaJSNonRetriableError(`Invalid topic ${String(topic)}`);
-      if (partitions === undefined) {
-        if (pause) this.pausedTopics.add(topic);
-        else this.pausedTopics.delete(topic);
-        for (const p of assigned) {
-          if (p.topic === topic) this.pausedPartitions.delete(key(topic, p.partition));
-        }
-        affected.push(...assigned.filter((p) => p.topic === topic));
-      } else {
-        for (const partition of partitions) {
-          if (pause) this.pausedPartitions.add(key(topic, partition));
-          else this.pausedPartitions.delete(key(topic, partition));
-          if (assigned.some((p) => p.topic === topic && p.partition === partition)) affected.push({ topic, partition });
-        }
-      }
-    }
-    if (affected.length === 0 || this.core === undefined) return;
-    if (pause) this.core.pause(affected);
-    else this.core.resume(affected.filter((p) => !this.pausedTopics.has(p.topic)));
+    this.pauses.apply(this.core, topics, false);
   }
 
   paused(): { topic: string; partitions: number[] }[] {
-    const byTopic = new Map<string, number[]>();
-    for (const p of this.core?.paused() ?? []) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), p.partition]);
-    return [...byTopic].map(([topic, partitions]) => ({ topic, partitions: partitions.sort((a, b) => a - b) }));
+    return Pauses.paused(this.core);
   }
 
   /** The group as the coordinator describes it, in kafkajs's shape. */

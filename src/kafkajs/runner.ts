@@ -66,10 +66,30 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The core's group keeps its own heartbeats going, so the payloads' `heartbeat()` has nothing to do. */
 const heartbeat = async (): Promise<void> => {};
 
+/** A handler running on a batch now: how far it resolved, and whether a stop went on without it. */
+interface RunningHandler {
+  batch: ConsumerBatch;
+  /** Index of the first record of the batch not resolved. */
+  next: number;
+  /** Settles when the handler's work on the batch ends (returned, threw). */
+  ended: Promise<unknown>;
+  /** Set once a stop gave up waiting: what the handler resolves from then on counts for nothing. */
+  givenUp: boolean;
+  /** Ends the batch's processing for the consumer, while the handler itself runs on (it is the application's). */
+  giveUp(): void;
+}
+
+/** A handler a stop went on without: its partition is read again from `offset`. */
+export interface GivenUpHandler {
+  topic: string;
+  partition: number;
+  offset: bigint;
+}
+
 export class Runner {
   private readonly retry: Required<Omit<RetryOptions, 'restartOnFailure'>>;
-  /** The batch the one-partition-at-a-time loop is processing now. */
-  private processing: Promise<void> | undefined;
+  /** The handlers running now (one, or one per partition with partitionsConsumedConcurrently). */
+  private readonly running = new Set<RunningHandler>();
   /** Consecutive failures of the handler at one offset, by partition. */
   private readonly failures = new Map<string, { offset: bigint; count: number }>();
 
@@ -93,31 +113,34 @@ export class Runner {
     }
     for await (const batch of core) {
       if (!this.host.isRunning()) break;
-      this.processing = this.process(batch);
-      await this.processing;
-      this.processing = undefined;
+      await this.process(batch);
     }
   }
 
   /**
-   * Whether the batch being processed now (one partition at a time) is done within `ms`: after a stop its handler
-   * runs no further message, and what it resolved counts before the core commits on close, as kafkajs's
-   * stop waits for the running batch. With partitionsConsumedConcurrently the core's close waits itself.
+   * After a stop (no handler starts any more, eachMessage starts no further message): waits up to `ms` for the
+   * running handlers, so that what they resolve counts before the core commits on close, as kafkajs's stop
+   * waits for the running batch. Those still running then are given up: their batches end for the consumer
+   * (the loop, and the core's close, go on without them), what they resolve later counts for nothing, and
+   * their partitions are read again from the first offset not resolved, which is returned.
    */
-  async settledWithin(ms: number): Promise<boolean> {
-    const processing = this.processing;
-    if (processing === undefined) return true;
+  async settleWithin(ms: number): Promise<GivenUpHandler[]> {
+    if (this.running.size === 0) return [];
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), ms);
+    const timedOut = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
     });
-    const settled = processing.then(
-      () => true,
-      () => true,
-    );
-    const done = await Promise.race([settled, timedOut]);
+    await Promise.race([Promise.all([...this.running].map((h) => h.ended)), timedOut]);
     clearTimeout(timer);
-    return done;
+    const givenUp: GivenUpHandler[] = [];
+    for (const h of this.running) {
+      h.givenUp = true;
+      h.giveUp();
+      const offset = h.batch.records[h.next]?.offset ?? h.batch.nextOffset;
+      givenUp.push({ topic: h.batch.topic, partition: h.batch.partition, offset });
+    }
+    this.running.clear();
+    return givenUp;
   }
 
   private async process(core: ConsumerBatch): Promise<void> {
@@ -135,61 +158,83 @@ export class Runner {
       lastOffset: batch.lastOffset(),
     };
     host.instrumentation.emit('consumer.start_batch_process', batchInfo);
-    /** The first record not yet processed, by index into the batch. */
-    let next = 0;
-    const resolve = (record: ConsumerRecord, index: number) => {
-      if (index < next) return;
-      core.ack(record);
-      next = index + 1;
-    };
+    let giveUp: () => void = () => {};
+    const givenUp = new Promise<'given-up'>((resolve) => {
+      giveUp = () => resolve('given-up');
+    });
+    const handler: RunningHandler = { batch: core, next: 0, ended: Promise.resolve(), givenUp: false, giveUp };
+    const work = this.handle(core, batch, handler);
+    handler.ended = work.catch(() => {});
+    const done = work.then(() => 'done' as const);
+    // A handler given up may still throw later: nobody waits for it then.
+    done.catch(() => {});
+    this.running.add(handler);
+    let outcome: 'done' | 'given-up';
     try {
-      if (this.config.eachMessage !== undefined) {
-        // One pause function per batch, none per message: a payload is a plain object of shared parts.
-        const pause = () => host.pausePartition(core.topic, core.partition);
-        for (let i = 0; i < core.records.length && host.isRunning(); i++) {
-          const record = core.records[i];
-          const pauses = host.pauses();
-          await this.config.eachMessage({
-            topic: core.topic,
-            partition: core.partition,
-            message: messageOf(record),
-            heartbeat,
-            pause,
-          });
-          resolve(record, i);
-          if (host.pauses() !== pauses && this.isPaused(core)) break;
-        }
-      } else if (this.config.eachBatch !== undefined) {
-        // Built on the first resolveOffset: a handler that resolves nothing itself pays nothing for it.
-        let byOffset: Map<string, number> | undefined;
-        await this.config.eachBatch({
-          batch,
-          resolveOffset: (offset) => {
-            byOffset ??= new Map(core.records.map((r, i) => [String(r.offset), i]));
-            const i = byOffset.get(String(offset));
-            if (i !== undefined) resolve(core.records[i], i);
-          },
-          heartbeat,
-          pause: () => host.pausePartition(core.topic, core.partition),
-          commitOffsetsIfNecessary: async () => {
-            if (host.autoCommit) await host.core.commit();
-          },
-          uncommittedOffsets: () => uncommitted(host.core, core, next),
-          isRunning: () => host.isRunning(),
-          isStale: () => !host.core.assignment().some((p) => p.topic === core.topic && p.partition === core.partition),
-        });
-        if (this.config.eachBatchAutoResolve !== false && next < core.records.length) {
-          core.ack(); // the whole batch at once
-          next = core.records.length;
-        }
-      }
+      outcome = await Promise.race([done, givenUp]);
     } catch (err) {
-      await this.failed(core, next, err);
+      this.running.delete(handler);
+      await this.failed(core, handler.next, err);
       return;
     }
+    this.running.delete(handler);
+    // Given up by a stop: the handler runs on, but its batch has ended here (the rest is read again).
+    if (outcome === 'given-up') return;
     this.failures.delete(`${core.topic}:${core.partition}`);
     // Not all resolved (eachBatchAutoResolve false, or stopped): the core reads the rest again (explicit acks).
     host.instrumentation.emit('consumer.end_batch_process', { ...batchInfo, duration: Date.now() - started });
+  }
+
+  /** Runs the application's handler on the batch; `handler.next` follows what it resolved. */
+  private async handle(core: ConsumerBatch, batch: Batch, handler: RunningHandler): Promise<void> {
+    const { host } = this;
+    const resolve = (record: ConsumerRecord, index: number) => {
+      if (handler.givenUp || index < handler.next) return;
+      core.ack(record);
+      handler.next = index + 1;
+    };
+    if (this.config.eachMessage !== undefined) {
+      // One pause function per batch, none per message: a payload is a plain object of shared parts.
+      const pause = () => host.pausePartition(core.topic, core.partition);
+      for (let i = 0; i < core.records.length && host.isRunning(); i++) {
+        const record = core.records[i];
+        const pauses = host.pauses();
+        await this.config.eachMessage({
+          topic: core.topic,
+          partition: core.partition,
+          message: messageOf(record),
+          heartbeat,
+          pause,
+        });
+        resolve(record, i);
+        if (host.pauses() !== pauses && this.isPaused(core)) break;
+      }
+    } else if (this.config.eachBatch !== undefined) {
+      // Built on the first resolveOffset: a handler that resolves nothing itself pays nothing for it.
+      let byOffset: Map<string, number> | undefined;
+      await this.config.eachBatch({
+        batch,
+        resolveOffset: (offset) => {
+          byOffset ??= new Map(core.records.map((r, i) => [String(r.offset), i]));
+          const i = byOffset.get(String(offset));
+          if (i !== undefined) resolve(core.records[i], i);
+        },
+        heartbeat,
+        pause: () => host.pausePartition(core.topic, core.partition),
+        commitOffsetsIfNecessary: async () => {
+          if (host.autoCommit) await host.core.commit();
+        },
+        uncommittedOffsets: () => uncommitted(host.core, core, handler.next),
+        isRunning: () => host.isRunning(),
+        isStale: () => !host.core.assignment().some((p) => p.topic === core.topic && p.partition === core.partition),
+      });
+      const last = core.records.length - 1;
+      // The whole batch at once (one ack, not one per record).
+      if (this.config.eachBatchAutoResolve !== false && handler.next <= last && !handler.givenUp) {
+        core.ack();
+        handler.next = last + 1;
+      }
+    }
   }
 
   private isPaused(core: ConsumerBatch): boolean {

@@ -6,23 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as facade from '../../../src/kafkajs/index.js';
-import { bootstrap, legacyBootstrap, uniqueTopicName } from '../../harness/context.js';
-
-const generations = [
-  { label: 'Kafka 4.x', address: bootstrap() },
-  { label: 'Kafka 3.9', address: legacyBootstrap() },
-];
+import { uniqueTopicName } from '../../harness/context.js';
+import { generations, waitFor } from './brokers.js';
 
 const PARTITIONS = 4;
 const PER_PARTITION = 40;
-
-const waitFor = async (check: () => boolean, what: string) => {
-  const deadline = Date.now() + 30_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
 
 /** With partitionsConsumedConcurrently (the core's processBatches), and without (the facade's own loop). */
 const modes = [

@@ -1,19 +1,19 @@
+/**
+ * One Connection against a fake server, on both read paths (connection-kit.ts): framing, request and response
+ * headers, pipelining, large and trickled responses, timeouts, aborts, close, and bodies that do not decode.
+ * How a connection fails as a whole is connection-failures.test.ts.
+ */
 import type { Socket } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../../codecs/errors.js';
 import { ApiVersions } from '../../../protocol/apis/api-versions.js';
 import { provideCodecs } from '../../../protocol/codec.js';
 import { compileCodecTable } from '../../../protocol/compile.js';
 import { defineApi, field } from '../../../protocol/schema.js';
-import { Connection, type ConnectionOptions } from '../../../src/network/connection.js';
-import {
-  ConnectionError,
-  FrameSizeError,
-  RequestAbortedError,
-  RequestTimeoutError,
-} from '../../../src/network/errors.js';
-import { type SocketFactory, tcpSocketFactory } from '../../../src/network/socket.js';
-import { FakeServer, type SeenRequest } from './fake-server.js';
+import { ConnectionError, RequestAbortedError, RequestTimeoutError } from '../../../src/network/errors.js';
+import { tcpSocketFactory } from '../../../src/network/socket.js';
+import { answerMarked, choosePath, markedBody, READ_PATHS, setup, v0 } from './connection-kit.js';
+import { FakeServer } from './fake-server.js';
 
 /** A flexible API that only this test speaks, to exercise request header v2 and response header v1. */
 const Echo = defineApi({
@@ -33,94 +33,6 @@ function echoBody(value: number): Buffer {
   b.writeInt32BE(value, 0); // then an empty tag section
   return b;
 }
-
-/** An ApiVersions v0 body whose single entry carries `marker`, so each response can be told apart. */
-function markedBody(marker: number): Buffer {
-  return FakeServer.apiVersionsBody(0, { apiKeys: [{ apiKey: marker, minVersion: 0, maxVersion: 0 }] });
-}
-
-/**
- * The two ways a connection reads its socket (src/network/response-stream.ts), every test run on each: the socket
- * reading straight into the frame reader (the default factory passes `onread` on), and 'data' chunks (a factory
- * that does not). Each counts the bytes that came its way, so a test can tell which path carried them.
- */
-interface ReadPathCase {
-  path: 'direct' | 'chunks';
-  bytes: { direct: number; chunks: number };
-  socketFactory: SocketFactory;
-}
-
-function readPathCase(path: ReadPathCase['path']): ReadPathCase {
-  const bytes = { direct: 0, chunks: 0 };
-  const socketFactory: SocketFactory = async (target) => {
-    if (path === 'chunks') {
-      const socket = await tcpSocketFactory({ ...target, onread: undefined });
-      socket.on('data', (chunk: Buffer) => {
-        bytes.chunks += chunk.length;
-      });
-      return socket;
-    }
-    const reads = target.onread!;
-    return tcpSocketFactory({
-      ...target,
-      onread: {
-        buffer: reads.buffer,
-        callback: (n, buffer) => {
-          bytes.direct += n;
-          return reads.callback(n, buffer);
-        },
-      },
-    });
-  };
-  return { path, bytes, socketFactory };
-}
-
-const READ_PATHS = [readPathCase('direct'), readPathCase('chunks')].map((c) => [c.path, c] as const);
-let readPath: ReadPathCase = READ_PATHS[0][1];
-
-function choosePath(c: ReadPathCase): void {
-  beforeEach(() => {
-    readPath = c;
-    c.bytes.direct = 0;
-    c.bytes.chunks = 0;
-  });
-  afterEach(() => {
-    // Never both: the first bytes fix the path.
-    expect(c.bytes[c.path === 'direct' ? 'chunks' : 'direct']).toBe(0);
-  });
-}
-
-const v0 = { version: 0 } as const;
-let servers: FakeServer[] = [];
-let connections: Connection[] = [];
-
-async function setup(
-  handler?: (req: SeenRequest, server: FakeServer) => void,
-  options: Partial<ConnectionOptions> = {},
-): Promise<{ server: FakeServer; conn: Connection }> {
-  const server = await FakeServer.start(handler);
-  servers.push(server);
-  const conn = new Connection({
-    host: '127.0.0.1',
-    port: server.port,
-    negotiateVersions: false,
-    socketFactory: readPath.socketFactory,
-    ...options,
-  });
-  connections.push(conn);
-  await conn.connect();
-  return { server, conn };
-}
-
-const answerMarked = (req: SeenRequest) =>
-  req.socket.write(FakeServer.frame(req.correlationId, markedBody(req.correlationId)));
-
-afterEach(async () => {
-  await Promise.all(connections.map((c) => c.close()));
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-  connections = [];
-});
 
 describe.each(READ_PATHS)('Connection transport, %s read path', (_name, c) => {
   choosePath(c);
@@ -304,111 +216,5 @@ describe('Connection read paths', () => {
     const reason = await closed;
     expect(reason.message).toMatch(/both through onread and as 'data' events/);
     expect(reason.retriable).toBe(false);
-  });
-});
-
-describe.each(READ_PATHS)('Connection failures, %s read path', (_name, c) => {
-  choosePath(c);
-
-  async function failureOf(reply: (req: SeenRequest) => void): Promise<{ err: ConnectionError; conn: Connection }> {
-    const { conn } = await setup(reply);
-    const err = await conn.request(ApiVersions, {}, v0).catch((e) => e);
-    expect(err).toBeInstanceOf(ConnectionError);
-    expect(conn.isClosed).toBe(true);
-    return { err, conn };
-  }
-
-  it('fails on a 2 GiB size prefix without allocating for it', async () => {
-    const before = process.memoryUsage().arrayBuffers;
-    const { err } = await failureOf((req) => req.socket.write(Buffer.from([0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 0])));
-    expect(err.cause).toBeInstanceOf(FrameSizeError);
-    // Retriable: the requests in flight with it may succeed on a new connection (see response-stream.ts).
-    expect(err.retriable).toBe(true);
-    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(4 * 1024 * 1024);
-  });
-
-  it('fails on a negative size prefix', async () => {
-    const { err } = await failureOf((req) => req.socket.write(Buffer.from([0x80, 0, 0, 0])));
-    expect(err.cause).toBeInstanceOf(FrameSizeError);
-    expect((err.cause as FrameSizeError).size).toBe(-(2 ** 31));
-  });
-
-  it('fails on a response larger than maxResponseBytes', async () => {
-    const server = await FakeServer.start((req) =>
-      req.socket.write(FakeServer.frame(req.correlationId, markedBody(1))),
-    );
-    servers.push(server);
-    const conn = new Connection({
-      host: '127.0.0.1',
-      port: server.port,
-      negotiateVersions: false,
-      socketFactory: c.socketFactory,
-      maxResponseBytes: 8,
-    });
-    connections.push(conn);
-    await conn.connect();
-    const err = await conn.request(ApiVersions, {}, v0).catch((e) => e);
-    expect(err.cause).toBeInstanceOf(FrameSizeError);
-    expect(err.cause.maxBytes).toBe(8);
-  });
-
-  it('fails the connection on a response for an unknown correlation id', async () => {
-    const { err } = await failureOf((req) =>
-      req.socket.write(FakeServer.frame(req.correlationId + 1000, markedBody(1))),
-    );
-    expect(err.cause).toBeInstanceOf(ProtocolError);
-    expect(err.message).toMatch(/correlation id 1000 matches no request/);
-    expect(err.retriable).toBe(true);
-  });
-
-  it('fails every pending request when the server closes mid-frame', async () => {
-    const { server, conn } = await setup();
-    const pending = [conn.request(ApiVersions, {}, v0), conn.request(ApiVersions, {}, v0)];
-    const [req] = await server.received(2);
-    req.socket.end(FakeServer.frame(req.correlationId, markedBody(1)).subarray(0, 9));
-    const errors = await Promise.all(pending.map((p) => p.catch((e) => e)));
-    for (const err of errors) {
-      expect(err).toBeInstanceOf(ConnectionError);
-      expect(err.retriable).toBe(true);
-      expect(err.message).toMatch(/closed by the broker in the middle of a response \(9 bytes/);
-    }
-  });
-
-  it('counts the bytes received of a large response cut off mid-frame', async () => {
-    const { server, conn } = await setup();
-    const pending = conn.request(ApiVersions, {}, v0);
-    const [req] = await server.received(1);
-    const big = FakeServer.apiVersionsBody(0, {
-      apiKeys: Array.from({ length: 100_000 }, (_, i) => ({ apiKey: i & 0x7fff, minVersion: 0, maxVersion: 0 })),
-    });
-    req.socket.end(FakeServer.frame(req.correlationId, big).subarray(0, 250_001));
-    const err = await pending.catch((e) => e);
-    expect(err).toBeInstanceOf(ConnectionError);
-    expect(err.message).toMatch(/closed by the broker in the middle of a response \(250001 bytes/);
-  });
-
-  it('fails pending requests when the socket is reset', async () => {
-    const { err } = await failureOf((req) => req.socket.resetAndDestroy());
-    expect(err.retriable).toBe(true);
-  });
-
-  it('emits close with the reason', async () => {
-    const { server, conn } = await setup();
-    const closed = new Promise((resolve) => conn.once('close', resolve));
-    const pending = conn.request(ApiVersions, {}, v0).catch(() => {});
-    const [req] = await server.received(1);
-    req.socket.destroy();
-    expect(await closed).toBeInstanceOf(ConnectionError);
-    await pending;
-  });
-
-  it('reports a refused connection as a retriable ConnectionError', async () => {
-    const server = await FakeServer.start();
-    const port = server.port;
-    await server.close();
-    const err = await new Connection({ host: '127.0.0.1', port }).connect().catch((e) => e);
-    expect(err).toBeInstanceOf(ConnectionError);
-    expect(err.retriable).toBe(true);
-    expect(err.message).toMatch(/could not connect/);
   });
 });

@@ -10,6 +10,7 @@ function inPhase(phase: PartitionPhase): PartitionState {
   else if (phase === 'validating') s.seek(5n, 1);
   else if (phase === 'failed') s.fail(new Error('stopped'));
   else if (phase === 'revoking') s.revoke();
+  else if (phase === 'reclaiming') s.reclaim();
   expect(s.phase).toBe(phase);
   return s;
 }
@@ -19,7 +20,16 @@ function snapshot(s: PartitionState) {
   return { generation: s.generation, moves: s.moves, position: s.position, paused: s.paused, error: s.error };
 }
 
-const PHASES = ['initializing', 'resetting', 'validating', 'fetching', 'failed', 'revoking'] as const;
+const PHASES = ['initializing', 'resetting', 'validating', 'fetching', 'failed', 'revoking', 'reclaiming'] as const;
+
+/** An earlier state of the partition, revoked after processing up to `processed` (or nothing). */
+function previousState(processed?: bigint): PartitionState {
+  const s = inPhase('fetching');
+  if (processed !== undefined) s.markProcessed(processed, 2);
+  s.committed = 10n;
+  s.revoke();
+  return s;
+}
 
 /** Each transition as the consumer calls it, keyed by its name in TRANSITIONS (pause covers resume too). */
 const CALLS: Record<string, (s: PartitionState) => unknown> = {
@@ -34,22 +44,29 @@ const CALLS: Record<string, (s: PartitionState) => unknown> = {
   revoke: (s) => s.revoke(),
   pause: (s) => s.pause(),
   resume: (s) => s.resume(),
+  reclaim: (s) => s.reclaim(),
+  takeOver: (s) => s.takeOver(previousState(15n)),
+  lookUp: (s) => s.takeOver(previousState()),
 };
 
 // Written out by hand (not read from TRANSITIONS) so the table in src is checked, not restated.
-// Columns: initializing, resetting, validating, fetching, failed, revoking; '-' is illegal, '=' keeps the phase.
+// Columns: initializing, resetting, validating, fetching, failed, revoking, reclaiming; '-' is illegal, '=' keeps
+// the phase.
 const EXPECTED: Record<keyof typeof CALLS, readonly string[]> = {
-  found: ['fetching', 'fetching', 'fetching', 'fetching', '-', '-'],
-  confirm: ['-', 'fetching', 'fetching', '-', '-', '-'],
-  seek: ['fetching', 'fetching', 'fetching', 'fetching', 'fetching', '-'],
-  seekValidated: ['validating', 'validating', 'validating', 'validating', 'validating', '-'],
-  requestReset: ['resetting', 'resetting', 'resetting', 'resetting', 'resetting', '-'],
-  awaitReset: ['resetting', '-', 'resetting', 'resetting', '-', '-'],
-  awaitValidation: ['-', '-', '-', 'validating', '-', '-'],
-  fail: ['failed', 'failed', 'failed', 'failed', '-', '-'],
-  revoke: ['revoking', 'revoking', 'revoking', 'revoking', 'revoking', '-'],
-  pause: ['=', '=', '=', '=', '=', '-'],
-  resume: ['=', '=', '=', '=', '=', '-'],
+  found: ['fetching', 'fetching', 'fetching', 'fetching', '-', '-', '-'],
+  confirm: ['-', 'fetching', 'fetching', '-', '-', '-', '-'],
+  seek: ['fetching', 'fetching', 'fetching', 'fetching', 'fetching', '-', 'fetching'],
+  seekValidated: ['validating', 'validating', 'validating', 'validating', 'validating', '-', 'validating'],
+  requestReset: ['resetting', 'resetting', 'resetting', 'resetting', 'resetting', '-', 'resetting'],
+  awaitReset: ['resetting', '-', 'resetting', 'resetting', '-', '-', '-'],
+  awaitValidation: ['-', '-', '-', 'validating', '-', '-', '-'],
+  fail: ['failed', 'failed', 'failed', 'failed', '-', '-', '-'],
+  revoke: ['revoking', 'revoking', 'revoking', 'revoking', 'revoking', '-', 'revoking'],
+  pause: ['=', '=', '=', '=', '=', '-', '='],
+  resume: ['=', '=', '=', '=', '=', '-', '='],
+  reclaim: ['reclaiming', '-', '-', '-', '-', '-', '-'],
+  takeOver: ['-', '-', '-', '-', '-', '-', 'fetching'],
+  lookUp: ['-', '-', '-', '-', '-', '-', 'initializing'],
 };
 
 const cases = Object.entries(EXPECTED).flatMap(([call, row]) =>
@@ -122,6 +139,21 @@ describe('what each transition does beside the phase', () => {
     expect(s.generation).toBe(generation);
     s.resume();
     expect([s.paused, s.isFetchable]).toEqual([false, true]);
+  });
+
+  it("taking over goes on from the earlier state's processed mark, with its view of the store", () => {
+    const s = inPhase('reclaiming');
+    expect(s.isFetchable).toBe(false);
+    const generation = s.generation;
+    s.takeOver(previousState(15n));
+    expect([s.position, s.fetchOffset, s.processed(), s.committed]).toEqual([
+      15n,
+      15n,
+      { offset: 15n, leaderEpoch: 2 },
+      10n,
+    ]);
+    expect(s.generation).toBe(generation + 1);
+    expect(s.isFetchable).toBe(true);
   });
 
   it('awaitValidation after a leader change drops what was fetched ahead', () => {
