@@ -3,10 +3,12 @@
  * every value's bytes right while its batch is in hand (checked against what was produced, record by record),
  * through a seek back and a pause/resume in the middle, and large responses are read into memory an earlier
  * response used: a value kept past its batch (against the option's contract) is overwritten by a later response.
- * With it off (the default contract), every value kept stays what it was.
+ * With it off (the default contract), every value kept stays what it was. And with `processBatches`, whose
+ * detached batches may outlive their chunk, every value is still right when a slow handler reads it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client.js';
+import { sleep } from '../../../src/cluster/backoff.js';
 import { Consumer } from '../../../src/consumer/consumer.js';
 import { newClient, newTopic, produce, recordValue, targets } from './setup.js';
 
@@ -113,5 +115,41 @@ describe.each(targets())('reuseFetchBuffers ($label)', (target) => {
     expect(off.records).toBeGreaterThanOrEqual(PARTITIONS * PER_PARTITION + PER_PARTITION / 6);
     expect(off.keptIntact).toBeGreaterThan(5);
     expect(off.keptOverwritten).toBe(0);
+  }, 150_000);
+
+  it('processBatches: a handler reads every value right after awaiting, while later responses come in', async () => {
+    const consumer = new Consumer(client, {
+      autoOffsetReset: 'earliest',
+      reuseFetchBuffers: true,
+      maxBufferedBytes: 1024 * 1024,
+      maxPartitionFetchBytes: 128 * 1024,
+    });
+    consumer.assign([...Array(PARTITIONS).keys()].map((partition) => ({ topic, partition })));
+    const next = new Array<number>(PARTITIONS).fill(0);
+    const wrong: string[] = [];
+    const done = new AbortController();
+    const timeout = AbortSignal.timeout(90_000);
+    try {
+      await consumer.processBatches(
+        async (batch) => {
+          // Other partitions' handlers run, and responses are read, while this one waits.
+          await sleep(2);
+          const p = batch.partition;
+          for (const r of batch.records) {
+            if (Number(r.offset) !== next[p] || !r.value!.equals(recordValue(p, next[p]))) {
+              wrong.push(`partition ${p} offset ${r.offset} (expected ${next[p]})`);
+            }
+            next[p] = Number(r.offset) + 1;
+          }
+          if (next.every((n) => n === PER_PARTITION)) done.abort();
+        },
+        { concurrency: PARTITIONS, signal: AbortSignal.any([done.signal, timeout]) },
+      );
+    } finally {
+      await consumer.close();
+    }
+    expect(timeout.aborted).toBe(false);
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(next).toEqual(new Array(PARTITIONS).fill(PER_PARTITION));
   }, 150_000);
 });
