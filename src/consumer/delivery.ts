@@ -6,7 +6,7 @@ import { allAcknowledged } from './explicit-ack.js';
 import { ChunkReader, type DecodeChunkOptions } from './fetch/chunk-reader.js';
 import type { CompletedFetch } from './fetch/fetch-buffer.js';
 import type { Fetcher } from './fetch/fetcher.js';
-import type { FrameLease } from './fetch/frame-pool.js';
+import { type FrameLease, letGoOfFrame } from './fetch/frame-pool.js';
 import type { MetricsRecorder } from './metrics.js';
 import type { PartitionState, Positions } from './positions.js';
 
@@ -235,11 +235,7 @@ export class Delivery {
     traced: ConsumerBatchContext | undefined,
     outcome: 'processed' | 'unprocessed' | 'void',
   ): boolean {
-    const frame = batch.frame;
-    if (frame !== undefined) {
-      batch.frame = undefined;
-      frame.release();
-    }
+    letGoOfFrame(batch);
     // Explicit acks: what is not acknowledged is read again, as from a batch given up.
     if (outcome === 'processed' && this.explicitAck && batch.current && !allAcknowledged(batch.state, batch.records)) {
       outcome = 'unprocessed';

@@ -1,5 +1,5 @@
 import type { PartitionState } from '../positions.js';
-import type { FrameLease, FramePool } from './frame-pool.js';
+import { type FrameLease, type FramePool, letGoOfFrame } from './frame-pool.js';
 
 /** One partition's records from one fetch response, not decoded yet. */
 export interface CompletedFetch {
@@ -151,12 +151,4 @@ export class FetchBuffer {
     if (this.waiters.size === 0) return;
     for (const waiter of [...this.waiters]) waiter();
   }
-}
-
-/** The chunk no longer needs its pooled frame (once: a second call finds nothing to let go of). */
-function letGoOfFrame(chunk: CompletedFetch): void {
-  const lease = chunk.frame;
-  if (lease === undefined) return;
-  chunk.frame = undefined;
-  lease.release();
 }

@@ -37,6 +37,14 @@ export class FrameLease {
   }
 }
 
+/** A holder lets go of its lease, once: its reference is cleared, so a second call finds nothing to release. */
+export function letGoOfFrame(holder: { frame: FrameLease | undefined }): void {
+  const lease = holder.frame;
+  if (lease === undefined) return;
+  holder.frame = undefined;
+  lease.release();
+}
+
 /** Counts for tests and benchmarks: how often memory was made, and how often it was handed out again. */
 export interface FramePoolStats {
   allocated: number;
