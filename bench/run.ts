@@ -17,7 +17,7 @@
  * processes per client, bench/clients/group.ts). `--all` runs every one of
  * them, and every extra benchmark of bench/runners.ts (WORKLOAD_RUNNERS:
  * produce, latency, … each also by its own flag). Clients (bench/clients/peers.ts): tidemark,
- * tidemark-node24, kafkajs, platformatic, confluent (the librdkafka
+ * tidemark-reuse (reuseFetchBuffers on), tidemark-node24, kafkajs, platformatic, confluent (the librdkafka
  * binding's native consume(n) path), confluent-kafkajs (its KafkaJS API),
  * kcat, java; all by default, and each one that cannot run here gets a row
  * saying why. Every Node child (each client's program, the group members,

@@ -253,6 +253,7 @@ export type { CoordinatorNode, Coordinators, CoordinatorType } from './coordinat
 export type { ApiVersionsResponse, BrokerApiVersions } from './network/api-versions.js';
 export type { ConnectionOptions, RequestFn, RequestOptions } from './network/connection.js';
 export type { BrokerAddress, VersionSpan } from './network/errors.js';
+export type { FrameAllocator } from './network/frame-allocator.js';
 export {
   AuthenticationError,
   type AuthenticationFailure,

@@ -95,6 +95,14 @@ export const CLIENTS: readonly BenchClient[] = [
     runGroup: (ctx, w, members) => nodeGroup(ctx.node, 'tidemark-group-member.ts', ctx.bootstrap, w, members),
   },
   {
+    // The same child with the consumer option reuseFetchBuffers on (pooled Fetch response memory).
+    id: 'tidemark-reuse',
+    name: 'tidemark (reuseFetchBuffers)',
+    exact: true,
+    prepare: async (ctx) => ({ available: true, runtime: `node ${ctx.node.version}` }),
+    run: (ctx, w) => runTidemark(ctx.node, ctx.bootstrap, w.topic, w.records, { reuseFetchBuffers: true }),
+  },
+  {
     id: 'tidemark-node24',
     name: 'tidemark (Node 24)',
     exact: true,

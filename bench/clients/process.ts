@@ -116,9 +116,11 @@ export async function runNodeChild(
   bootstrap: string,
   topic: string,
   records: number,
+  /** Arguments after the record count (a client's variant). */
+  extraArgs: readonly string[] = [],
   timeoutMs = 15 * 60_000,
 ): Promise<ClientResult> {
-  const { cmd, args } = await childCommand(runtime.path, script, [bootstrap, topic, String(records)]);
+  const { cmd, args } = await childCommand(runtime.path, script, [bootstrap, topic, String(records), ...extraArgs]);
   const { stdout, stderr, code, signal } = await runProcess(cmd, args, { timeoutMs });
   if (code !== 0) throw new Error(`exited ${code ?? signal}: ${stderr.slice(-800)}`);
   const last = stdout.trim().split('\n').pop() ?? '';

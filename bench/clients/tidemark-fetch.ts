@@ -1,12 +1,13 @@
 /**
  * Child process of the benchmark: reads the whole topic from offset 0 with tidemark's Consumer (manual
  * assignment, pipelined fetches in incremental fetch sessions, CRC checks on) and prints one JSON line with
- * what it measured. Timing starts at the first fetch request, as before, so start-up is not counted.
+ * what it measured. Timing starts at the first fetch request, as before, so start-up is not counted. A fourth
+ * argument `reuse` turns on the consumer option reuseFetchBuffers (the `tidemark-reuse` client).
  */
 import { Client } from '../../src/client.js';
 import { Consumer } from '../../src/consumer/consumer.js';
 
-const [bootstrap, topicName, expectedText] = process.argv.slice(2);
+const [bootstrap, topicName, expectedText, mode] = process.argv.slice(2);
 const expected = Number(expectedText);
 
 const client = new Client({ bootstrap: [bootstrap], clientId: 'tidemark-bench' });
@@ -14,7 +15,7 @@ const meta = await client.metadata({ topics: [topicName] });
 const topic = meta.topics.get(topicName);
 if (topic === undefined) throw new Error(`no topic ${topicName}`);
 
-const consumer = new Consumer(client, { autoOffsetReset: 'earliest' });
+const consumer = new Consumer(client, { autoOffsetReset: 'earliest', reuseFetchBuffers: mode === 'reuse' });
 let fetchVersion = -1;
 let cpu0 = process.cpuUsage();
 let t0 = process.hrtime.bigint();

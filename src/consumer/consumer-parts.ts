@@ -8,6 +8,7 @@ import { Delivery } from './delivery.js';
 import { type ConsumerEventName, type EventSink, eventSink, loggingSink } from './events.js';
 import { FetchConnections } from './fetch/fetch-connections.js';
 import { Fetcher } from './fetch/fetcher.js';
+import { FramePool } from './fetch/frame-pool.js';
 import type { GroupMembership, GroupMembershipOptions } from './group/membership.js';
 import type { GroupListenerContext } from './group-listener.js';
 import { MetricsRecorder } from './metrics.js';
@@ -97,9 +98,12 @@ export function buildParts(
     },
     signal: closing.signal,
   });
+  // Reused response memory: never more idle than the buffer budget (frame-pool.ts).
+  const frames = options.reuseFetchBuffers ? new FramePool(options.maxBufferedBytes) : undefined;
   fetcher = new Fetcher({
     cluster,
-    connections: new FetchConnections(cluster),
+    connections: new FetchConnections(cluster, frames),
+    frames,
     positions,
     resolver,
     settings: options.fetch,

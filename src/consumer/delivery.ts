@@ -6,6 +6,7 @@ import { allAcknowledged } from './explicit-ack.js';
 import { ChunkReader, type DecodeChunkOptions } from './fetch/chunk-reader.js';
 import type { CompletedFetch } from './fetch/fetch-buffer.js';
 import type { Fetcher } from './fetch/fetcher.js';
+import { type FrameLease, letGoOfFrame } from './fetch/frame-pool.js';
 import type { MetricsRecorder } from './metrics.js';
 import type { PartitionState, Positions } from './positions.js';
 
@@ -36,10 +37,18 @@ export class DeliveredBatch implements ConsumerBatch {
     this.lastStableOffset = chunk.lastStableOffset;
     this.logStartOffset = chunk.logStartOffset;
     this.moves = state.moves;
+    const frame = chunk.frame;
+    frame?.hold();
+    this.frame = frame;
   }
 
   /** The partition's `moves` at delivery: after a seek, this batch may no longer mark anything processed. */
   readonly moves: number;
+  /**
+   * The pooled response memory the records lie in (`reuseFetchBuffers`), held until the batch settles: a
+   * detached batch may outlive its chunk (frame-pool.ts).
+   */
+  frame: FrameLease | undefined;
 
   get lag(): bigint {
     const end = this.readCommitted && this.lastStableOffset >= 0n ? this.lastStableOffset : this.highWatermark;
@@ -226,6 +235,7 @@ export class Delivery {
     traced: ConsumerBatchContext | undefined,
     outcome: 'processed' | 'unprocessed' | 'void',
   ): boolean {
+    letGoOfFrame(batch);
     // Explicit acks: what is not acknowledged is read again, as from a batch given up.
     if (outcome === 'processed' && this.explicitAck && batch.current && !allAcknowledged(batch.state, batch.records)) {
       outcome = 'unprocessed';

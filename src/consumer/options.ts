@@ -69,6 +69,16 @@ export interface ConsumerOptions {
    * bytes, together. Default 33 554 432 (32 MiB).
    */
   maxBufferedBytes?: number;
+  /**
+   * Reuse the memory of Fetch responses (default false). When on, a large response's memory goes back to a small
+   * pool (at most maxBufferedBytes idle) once every batch delivered from it is finished and the rest of it is
+   * dropped, and later responses are read into it: fewer fresh allocations and garbage collections. **The
+   * contract changes**: a record's `key`, `value` and `headers` (their keys and values) are then valid only until
+   * its batch is finished (the next batch is asked for, or a `processBatches` handler returns); copy what you
+   * keep (`Buffer.from(record.value)`). Records of compressed batches are decompressed into memory of their own
+   * and are not affected; offsets, timestamps and the batch's own fields never are.
+   */
+  reuseFetchBuffers?: boolean;
   /** Incremental fetch sessions (KIP-227). Default true. */
   fetchSessions?: boolean;
   /** Verify each batch's CRC-32C. Default true. */
@@ -103,6 +113,7 @@ export interface ResolvedConsumerOptions {
   commitRetries: number;
   commitMetadata: string | undefined;
   maxBufferedBytes: number;
+  reuseFetchBuffers: boolean;
   revokeTimeoutMs: number;
   fetch: FetchSettings;
   logger: ConsumerLogger | undefined;
@@ -126,6 +137,7 @@ const CONSUMER_RULES = {
   fetchMaxBytes: integer(1),
   maxPartitionFetchBytes: integer(1),
   maxBufferedBytes: integer(1024),
+  reuseFetchBuffers: boolean,
   fetchSessions: boolean,
   checkCrcs: boolean,
   clientRack: string,
@@ -155,6 +167,7 @@ export function resolveConsumerOptions(o: ConsumerOptions, clientRequestTimeoutM
     commitRetries: o.commitRetries ?? 5,
     commitMetadata: o.commitMetadata,
     maxBufferedBytes: o.maxBufferedBytes ?? 32 * 1024 * 1024,
+    reuseFetchBuffers: o.reuseFetchBuffers ?? false,
     revokeTimeoutMs: o.revokeTimeoutMs ?? 30_000,
     fetch: {
       minBytes: o.fetchMinBytes ?? 1,

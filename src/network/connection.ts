@@ -29,6 +29,7 @@ import {
 } from './connection-options.js';
 import { ConnectionError, formatAddress, RequestAbortedError, RequestTimeoutError } from './errors.js';
 import { ExclusiveGate } from './exclusive-gate.js';
+import type { FrameAllocator } from './frame-allocator.js';
 import { askVersionsAgain, handshakeRetriable, negotiate } from './handshake.js';
 import { InFlightRequests } from './in-flight.js';
 import { ResponseStream } from './response-stream.js';
@@ -169,6 +170,14 @@ export class Connection extends EventEmitter<{ close: [reason: ConnectionError] 
   /** What the broker said it speaks; undefined before negotiation. */
   get apiVersions(): BrokerApiVersions | undefined {
     return this.versions;
+  }
+
+  /**
+   * Reads the large response frames that arrive from now on into memory `allocator` hands out (a consumer's
+   * fetch connections reusing response memory; frame-allocator.ts). Frames already being read are unaffected.
+   */
+  useFrameAllocator(allocator: FrameAllocator): void {
+    this.stream.frameAllocator = allocator;
   }
 
   /** The version requests for `api` use: the highest both sides speak. */

@@ -8,7 +8,10 @@
  * application may keep: docs/ARCHITECTURE.md, "The fetch path"). Once a size prefix says a frame is larger than
  * the scratch, the frame is allocated at exactly its size (checked against maxFrameBytes first, as the chunk path
  * does), the bytes already read are copied in, and the socket is handed the rest of the frame to read into.
+ * Such a frame comes from the connection's FrameAllocator when it has one (frame-allocator.ts), else it is
+ * fresh memory.
  */
+import type { FrameAllocator } from './frame-allocator.js';
 import { checkFrameSize, SIZE_PREFIX_BYTES } from './frame-assembler.js';
 
 /** Node's own read size: frames up to this size are read into the scratch and copied out. */
@@ -23,6 +26,10 @@ export class DirectFrameReader {
   /** The frame the socket is reading into, once its size is known to exceed the scratch. */
   private frame: Buffer | undefined;
   private frameFilled = 0;
+  /** The allocator `frame` came from, told when it is complete. */
+  private frameFrom: FrameAllocator | undefined;
+  /** Where frames larger than the scratch are read into; fresh memory when unset. */
+  allocator: FrameAllocator | undefined;
 
   constructor(
     private readonly maxFrameBytes: number,
@@ -60,6 +67,10 @@ export class DirectFrameReader {
     if (this.frameFilled < frame.length) return;
     this.frame = undefined;
     this.frameFilled = 0;
+    if (this.frameFrom !== undefined) {
+      this.frameFrom.received(frame);
+      this.frameFrom = undefined;
+    }
     this.onFrame(frame);
   }
 
@@ -87,7 +98,9 @@ export class DirectFrameReader {
   /** Switches to reading a frame larger than the scratch into its own memory: only what is already read is copied. */
   private readInPlace(scratch: Buffer, body: number, size: number): void {
     // allocUnsafeSlow: its own ArrayBuffer of exactly `size` bytes, not a slice of Node's shared pool.
-    const frame = Buffer.allocUnsafeSlow(size);
+    const allocator = this.allocator;
+    const frame = allocator === undefined ? Buffer.allocUnsafeSlow(size) : allocator.allocate(size);
+    this.frameFrom = allocator;
     this.frameFilled = scratch.copy(frame, 0, body, this.end);
     this.frame = frame;
     this.start = 0;

@@ -4,6 +4,7 @@
  * server side of the test fakes.
  */
 import { FrameSizeError } from './errors.js';
+import type { FrameAllocator } from './frame-allocator.js';
 
 /** Every Kafka frame starts with its size: a 4-byte big-endian signed integer. */
 export const SIZE_PREFIX_BYTES = 4;
@@ -27,6 +28,10 @@ export class FrameAssembler {
   /** The frame being assembled across chunks, if any. */
   private partial: Buffer | undefined;
   private partialFilled = 0;
+  /** The allocator `partial` came from, told when it is complete. */
+  private partialFrom: FrameAllocator | undefined;
+  /** Where frames that span chunks are assembled (frame-allocator.ts); fresh memory when unset. */
+  allocator: FrameAllocator | undefined;
 
   constructor(
     private readonly maxFrameBytes: number,
@@ -52,6 +57,10 @@ export class FrameAssembler {
           const frame = this.partial;
           this.partial = undefined;
           this.partialFilled = 0;
+          if (this.partialFrom !== undefined) {
+            this.partialFrom.received(frame);
+            this.partialFrom = undefined;
+          }
           this.onFrame(frame);
         }
         continue;
@@ -78,7 +87,9 @@ export class FrameAssembler {
         this.onFrame(frame);
       } else {
         // allocUnsafeSlow: its own ArrayBuffer of exactly `size` bytes, not a slice of Node's shared pool.
-        this.partial = Buffer.allocUnsafeSlow(size);
+        const allocator = this.allocator;
+        this.partial = allocator === undefined ? Buffer.allocUnsafeSlow(size) : allocator.allocate(size);
+        this.partialFrom = allocator;
         this.partialFilled = 0;
       }
     }

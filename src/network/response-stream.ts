@@ -11,6 +11,7 @@ import type { OnReadOpts, Socket } from 'node:net';
 import { ProtocolError } from '../../codecs/errors.js';
 import { DirectFrameReader } from './direct-reader.js';
 import { type BrokerAddress, ConnectionError, FrameSizeError, NotKafkaBrokerError } from './errors.js';
+import type { FrameAllocator } from './frame-allocator.js';
 import { FrameAssembler } from './frame-assembler.js';
 import { foreignProtocol } from './handshake.js';
 import type { InFlightRequests } from './in-flight.js';
@@ -64,6 +65,12 @@ export class ResponseStream {
     const onFrame = (frame: Buffer) => this.onFrame(frame);
     this.direct = new DirectFrameReader(maxResponseBytes, onFrame);
     this.assembler = new FrameAssembler(maxResponseBytes, onFrame);
+  }
+
+  /** Where frames too large to copy out of a scratch are read into from now on (frame-allocator.ts). */
+  set frameAllocator(allocator: FrameAllocator) {
+    this.direct.allocator = allocator;
+    this.assembler.allocator = allocator;
   }
 
   /** Bytes received of a response not yet complete (its size prefix included). */

@@ -14,6 +14,7 @@ import { CoordinatorLink } from '../../src/consumer/group/coordinator-link.js';
 import { Coordinators } from '../../src/coordinator/coordinators.js';
 import type { Connection } from '../../src/network/connection.js';
 import { ConnectionError } from '../../src/network/errors.js';
+import type { FrameAllocator } from '../../src/network/frame-allocator.js';
 import type { ProducerCluster } from '../../src/producer/cluster-view.js';
 import type { FakeKafka } from './cluster.js';
 
@@ -23,6 +24,8 @@ export class FakeConnection extends EventEmitter {
   /** Its index in `kafka.connections`. */
   readonly id: number;
   private closed = false;
+  /** Set by useFrameAllocator: every response is written into its memory before it is decoded, as a socket would. */
+  private frames: FrameAllocator | undefined;
 
   constructor(
     private readonly kafka: FakeKafka,
@@ -63,7 +66,18 @@ export class FakeConnection extends EventEmitter {
     if (options.expectResponse === false) return undefined;
     const out = new Writer();
     responseCodec(api, version).encode(out, answer as never);
-    return responseCodec(api, version).decode(new Reader(out.toBuffer()));
+    let bytes = out.toBuffer();
+    if (this.frames !== undefined) {
+      const frame = this.frames.allocate(bytes.length);
+      bytes.copy(frame);
+      this.frames.received(frame);
+      bytes = frame;
+    }
+    return responseCodec(api, version).decode(new Reader(bytes));
+  }
+
+  useFrameAllocator(allocator: FrameAllocator): void {
+    this.frames = allocator;
   }
 
   async close(): Promise<void> {

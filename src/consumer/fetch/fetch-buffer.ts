@@ -1,4 +1,5 @@
 import type { PartitionState } from '../positions.js';
+import { type FrameLease, type FramePool, letGoOfFrame } from './frame-pool.js';
 
 /** One partition's records from one fetch response, not decoded yet. */
 export interface CompletedFetch {
@@ -20,6 +21,8 @@ export interface CompletedFetch {
   abortedTransactions: readonly { producerId: bigint; firstOffset: bigint }[] | null;
   /** The header scan met bytes that cannot be a batch: delivering this chunk fails the partition. */
   corrupt: boolean;
+  /** The pooled response memory `records` lies in, held until the chunk is released (frame-pool.ts). */
+  frame: FrameLease | undefined;
 }
 
 /**
@@ -40,6 +43,8 @@ export class FetchBuffer {
     readonly limit: number,
     /** Called when bytes are released, so the fetch loop can use the room. */
     private readonly onSpace: () => void,
+    /** Set when response memory is reused (`reuseFetchBuffers`): each chunk holds its frame until released. */
+    private readonly frames?: FramePool,
   ) {}
 
   get buffered(): number {
@@ -71,6 +76,11 @@ export class FetchBuffer {
   }
 
   push(chunk: CompletedFetch): void {
+    if (this.frames !== undefined) {
+      const lease = this.frames.leaseOf(chunk.records);
+      lease?.hold();
+      chunk.frame = lease;
+    }
     this.queue.push(chunk);
     this.bufferedBytes += chunk.records.length;
     this.notify();
@@ -91,6 +101,7 @@ export class FetchBuffer {
   /** The application is done with a chunk it took: its bytes may be fetched again. */
   release(chunk: CompletedFetch): void {
     this.bufferedBytes -= chunk.records.length;
+    letGoOfFrame(chunk);
     this.onSpace();
   }
 
@@ -100,8 +111,10 @@ export class FetchBuffer {
     const kept: CompletedFetch[] = [];
     for (let i = this.head; i < this.queue.length; i++) {
       const chunk = this.queue[i];
-      if (match(chunk)) freed += chunk.records.length;
-      else kept.push(chunk);
+      if (match(chunk)) {
+        freed += chunk.records.length;
+        letGoOfFrame(chunk);
+      } else kept.push(chunk);
     }
     this.queue = kept;
     this.head = 0;

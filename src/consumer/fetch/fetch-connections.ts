@@ -2,6 +2,7 @@ import { BrokerNotFoundError } from '../../cluster/errors.js';
 import type { Connection } from '../../network/connection.js';
 import type { BrokerAddress } from '../../network/errors.js';
 import { ConsumerClosedError } from '../errors.js';
+import type { ConnectionFrames, FramePool } from './frame-pool.js';
 
 /** What fetch connections are opened with: the pool's dedicated connections, and broker addresses by node id. */
 export interface DedicatedConnections {
@@ -17,13 +18,18 @@ export interface DedicatedConnections {
  * One connection per broker for this consumer's fetches alone. A broker answers one connection's requests in
  * order, so a fetch parked for fetchMaxWaitMs would hold up every commit, heartbeat and metadata request queued
  * behind it on a shared connection; Java's consumer keeps its coordinator traffic apart for the same reason.
- * A connection that closes is replaced on next use.
+ * A connection that closes is replaced on next use. With `frames` (the consumer's `reuseFetchBuffers`), each
+ * connection reads its large responses into that pool's memory (frame-pool.ts).
  */
 export class FetchConnections {
   private readonly open = new Map<number, Promise<Connection>>();
+  private readonly connectionFrames = new WeakMap<Connection, ConnectionFrames>();
   private closed = false;
 
-  constructor(private readonly cluster: DedicatedConnections) {}
+  constructor(
+    private readonly cluster: DedicatedConnections,
+    private readonly frames?: FramePool,
+  ) {}
 
   /** Closed by close(), or because the client the consumer runs on was closed under it. */
   get isClosed(): boolean {
@@ -38,6 +44,11 @@ export class FetchConnections {
     this.open.set(nodeId, opening);
     opening.then(
       (connection) => {
+        if (this.frames !== undefined) {
+          const frames = this.frames.connectionFrames();
+          connection.useFrameAllocator(frames);
+          this.connectionFrames.set(connection, frames);
+        }
         connection.once('close', () => {
           if (this.open.get(nodeId) === opening) this.open.delete(nodeId);
         });
@@ -54,6 +65,11 @@ export class FetchConnections {
   async current(nodeId: number): Promise<Connection | undefined> {
     const c = await this.open.get(nodeId)?.catch(() => undefined);
     return c?.isReady ? c : undefined;
+  }
+
+  /** A response on `connection` has been applied: its frames' memory may go back once its chunks let go. */
+  responseHandled(connection: Connection): void {
+    this.connectionFrames.get(connection)?.responseHandled();
   }
 
   async close(): Promise<void> {

@@ -23,6 +23,8 @@ export interface SourceContext {
   settings: FetchSettings;
   outcomes: PartitionOutcomes;
   connectionTo(nodeId: number): Promise<Connection>;
+  /** The response just awaited on `connection` has been applied (pooled response memory: frame-pool.ts). */
+  responseHandled?: (connection: Connection) => void;
   /** The topic name a v13+ response means by an id. */
   nameOf(topicId: string): string | undefined;
   /** A request failed as a whole: metadata for these topics may be stale. */
@@ -158,7 +160,22 @@ export class FetchSource {
       closeIfTimedOut(connection, err);
       throw err;
     }
-    const latencyMs = performance.now() - started;
+    try {
+      this.apply(response, sent, version, step.send.length, performance.now() - started);
+    } finally {
+      // Its chunks hold what they need of the response's memory now (or it carried none): the response lets go.
+      this.ctx.responseHandled?.(connection);
+    }
+  }
+
+  /** Applies a response: its session step, then each partition's answer. */
+  private apply(
+    response: FetchResponse,
+    sent: Map<string, SentPartition>,
+    version: number,
+    partitionsSent: number,
+    latencyMs: number,
+  ): void {
     this.ctx.metrics.fetchRequests++;
     this.ctx.metrics.fetchLatency.add(latencyMs);
     if (!this.session.onResponse(response.errorCode, response.sessionId)) {
@@ -185,7 +202,7 @@ export class FetchSource {
     if (isObserved(this.ctx.emit, 'fetch')) {
       this.ctx.emit('fetch', {
         nodeId: this.nodeId,
-        partitionsSent: step.send.length,
+        partitionsSent,
         partitionsReceived: received,
         bytes,
         latencyMs,

@@ -9,6 +9,7 @@ import type { PartitionState, Positions } from '../positions.js';
 import { FetchBuffer } from './fetch-buffer.js';
 import type { FetchSettings } from './fetch-request.js';
 import { FetchSource, type RoutedPartition } from './fetch-source.js';
+import type { FramePool } from './frame-pool.js';
 import type { PartitionOutcomes, SentPartition } from './partition-response.js';
 import { Router, type RoutingMetadata } from './router.js';
 
@@ -24,6 +25,8 @@ export interface FetchConnectionSource {
   get(nodeId: number): Promise<Connection>;
   current(nodeId: number): Promise<Connection | undefined>;
   close(): Promise<void>;
+  /** A response on `connection` has been applied (pooled response memory: frame-pool.ts). */
+  responseHandled?(connection: Connection): void;
 }
 
 export interface FetcherOptions {
@@ -34,6 +37,8 @@ export interface FetcherOptions {
   settings: FetchSettings;
   /** The byte budget: fetched, in-flight and in-hand records together. */
   bufferBytes: number;
+  /** Reused response memory (`reuseFetchBuffers`), shared with the fetch connections; unset means fresh memory. */
+  frames?: FramePool;
   metrics: MetricsRecorder;
   emit: EventSink;
 }
@@ -58,7 +63,7 @@ export class Fetcher {
   private timerAt = Number.POSITIVE_INFINITY;
 
   constructor(private readonly o: FetcherOptions) {
-    this.buffer = new FetchBuffer(o.bufferBytes, () => this.wake());
+    this.buffer = new FetchBuffer(o.bufferBytes, () => this.wake(), o.frames);
     this.router = new Router(
       o.cluster.metadataCache,
       () => this.wake(),
@@ -199,6 +204,7 @@ export class Fetcher {
         settings: this.o.settings,
         outcomes: this.outcomes,
         connectionTo: (id) => this.o.connections.get(id),
+        responseHandled: this.o.connections.responseHandled?.bind(this.o.connections),
         nameOf: (id) => this.router.nameOf(id),
         requestFailed: (topics, err) => this.requestFailed(nodeId, topics, err),
         metrics: this.o.metrics,

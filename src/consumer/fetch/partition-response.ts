@@ -124,6 +124,7 @@ export function applyPartitionResponse(
     logStartOffset: state.logStartOffset,
     abortedTransactions: out.settings.readCommitted ? p.abortedTransactions : null,
     corrupt: scan.corrupt,
+    frame: undefined,
   });
   state.fetchOffset = nextOffset;
   if (scan.batches > 0) state.fetchEpoch = scan.lastEpoch;

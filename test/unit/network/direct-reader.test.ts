@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { DirectFrameReader } from '../../../src/network/direct-reader.js';
 import { FrameSizeError } from '../../../src/network/errors.js';
+import type { FrameAllocator } from '../../../src/network/frame-allocator.js';
+import { FrameAssembler } from '../../../src/network/frame-assembler.js';
 import { framed } from './frame-paths.js';
 
 /** Plays the kernel: writes `chunk` into the reader's buffers, one read per buffer, and notes each buffer. */
@@ -71,5 +73,60 @@ describe('DirectFrameReader', () => {
 
   it('refuses a scratch too small to hold a size prefix whatever its position', () => {
     expect(() => new DirectFrameReader(1024, () => {}, 7)).toThrow(RangeError);
+  });
+
+  it('reads frames larger than the scratch into memory from its allocator, and tells it of each one complete, in order', () => {
+    const events: string[] = [];
+    const handedOut: Buffer[] = [];
+    const allocator: FrameAllocator = {
+      allocate(size) {
+        const frame = Buffer.alloc(size);
+        handedOut.push(frame);
+        events.push(`allocate ${size}`);
+        return frame;
+      },
+      received(frame) {
+        events.push(`received ${handedOut.indexOf(frame)}`);
+      },
+    };
+    const frames: Buffer[] = [];
+    const reader = new DirectFrameReader(
+      1 << 20,
+      (f) => {
+        frames.push(f);
+        events.push(`frame ${f.length}`);
+      },
+      64,
+    );
+    reader.allocator = allocator;
+    const big = [Buffer.alloc(200, 1), Buffer.alloc(10, 2), Buffer.alloc(300, 3)];
+    socketReads(reader, framed(...big));
+    expect(frames).toEqual(big);
+    // The small frame is copied out of the scratch as before; the large ones are the allocator's memory.
+    expect(frames[0]).toBe(handedOut[0]);
+    expect(frames[2]).toBe(handedOut[1]);
+    expect(events).toEqual([
+      'allocate 200',
+      'received 0',
+      'frame 200',
+      'frame 10',
+      'allocate 300',
+      'received 1',
+      'frame 300',
+    ]);
+  });
+
+  it("the chunk path assembles a spanning frame in its allocator's memory too", () => {
+    const received: Buffer[] = [];
+    const memory = Buffer.alloc(100);
+    const frames: Buffer[] = [];
+    const assembler = new FrameAssembler(1 << 20, (f) => frames.push(f));
+    assembler.allocator = { allocate: (size) => memory.subarray(0, size), received: (f) => received.push(f) };
+    const bytes = framed(Buffer.alloc(40, 7));
+    assembler.push(bytes.subarray(0, 10));
+    assembler.push(bytes.subarray(10));
+    expect(frames).toEqual([Buffer.alloc(40, 7)]);
+    expect(frames[0].buffer).toBe(memory.buffer);
+    expect(received).toEqual(frames);
   });
 });

@@ -20,6 +20,7 @@ function chunk(records: Buffer, aborted: { producerId: bigint; firstOffset: bigi
     logStartOffset: 0n,
     abortedTransactions: aborted,
     corrupt: false,
+    frame: undefined,
   };
 }
 

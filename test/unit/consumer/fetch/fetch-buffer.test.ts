@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type CompletedFetch, FetchBuffer } from '../../../../src/consumer/fetch/fetch-buffer.js';
+import { FetchBuffer } from '../../../../src/consumer/fetch/fetch-buffer.js';
 import { PartitionState } from '../../../../src/consumer/positions.js';
+import { chunkWith } from './chunks.js';
 
-const chunkOf = (state: PartitionState, bytes: number): CompletedFetch => ({
-  state,
-  generation: state.generation,
-  records: Buffer.alloc(bytes),
-  fetchOffset: 0n,
-  nextOffset: 1n,
-  lastEpoch: -1,
-  highWatermark: 0n,
-  lastStableOffset: 0n,
-  logStartOffset: 0n,
-  abortedTransactions: null,
-  corrupt: false,
-});
+const chunkOf = (state: PartitionState, bytes: number) => chunkWith(state, Buffer.alloc(bytes));
 
 describe('FetchBuffer', () => {
   it('counts reserved, buffered and released bytes against its limit', () => {
