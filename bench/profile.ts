@@ -5,7 +5,9 @@
  * functions and the share of each part of the path (CRC, record decode, Fetch response parsing, network
  * and framing, the consumer loop, GC, native code, idle). bench/results/profile.md is written from it.
  *
- *   npx tsx bench/profile.ts <bootstrap> <topic> <records> [--runs N] [--top N] [--keep DIR]
+ *   npx tsx bench/profile.ts <bootstrap> <topic> <records> [--runs N] [--top N] [--keep DIR] [--reuse]
+ *
+ * `--reuse` profiles the child with the consumer option reuseFetchBuffers on (the bench's `tidemark-reuse`).
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -108,6 +110,7 @@ async function main(): Promise<void> {
       runs: { type: 'string', default: '1' },
       top: { type: 'string', default: '25' },
       keep: { type: 'string' },
+      reuse: { type: 'boolean', default: false },
     },
   });
   const [bootstrap, topic, records] = positionals;
@@ -125,7 +128,17 @@ async function main(): Promise<void> {
     // files by their URL, which a bundle would make one file. keepNames wrappers show up as `__name` frames.
     const r = await runProcess(
       process.execPath,
-      ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', child, bootstrap, topic, records],
+      [
+        '--cpu-prof',
+        `--cpu-prof-dir=${dir}`,
+        '--import',
+        'tsx',
+        child,
+        bootstrap,
+        topic,
+        records,
+        ...(values.reuse ? ['reuse'] : []),
+      ],
       { timeoutMs: 10 * 60_000 },
     );
     if (r.code !== 0) throw new Error(`tidemark-fetch exited ${r.code}: ${r.stderr.slice(-800)}`);
