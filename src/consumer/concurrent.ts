@@ -13,7 +13,8 @@
  */
 import { ConfigError } from '../options/config-error.js';
 import type { ConsumerBatch } from './consumer-record.js';
-import type { DeliveredBatch, Delivery } from './delivery.js';
+import type { DeliveredBatch } from './delivered-batch.js';
+import type { Delivery } from './delivery.js';
 import type { PartitionState, Positions } from './positions.js';
 import { BatchIterator } from './records-iterator.js';
 

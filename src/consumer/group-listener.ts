@@ -1,7 +1,8 @@
 import type { TopicPartition } from '../cluster/partition-errors.js';
 import type { OffsetStore } from '../offsets/offset-store.js';
 import type { CommitEngine } from './commit-engine.js';
-import type { DeliveredBatch, Delivery } from './delivery.js';
+import type { DeliveredBatch } from './delivered-batch.js';
+import type { Delivery } from './delivery.js';
 import type { EventSink } from './events.js';
 import type { Fetcher } from './fetch/fetcher.js';
 import type { GroupMembership, RebalanceListener } from './group/membership.js';

@@ -4,7 +4,8 @@
  * ownership of the cursor, stop requests and giving up a batch unfinished are written once, in BatchIterator.
  */
 import type { ConsumerBatch, ConsumerRecord } from './consumer-record.js';
-import type { DeliveredBatch, Delivery } from './delivery.js';
+import type { DeliveredBatch } from './delivered-batch.js';
+import type { Delivery } from './delivery.js';
 
 /**
  * `for await (const batch of consumer)`: one partition's records per step. Asking for the next batch is what
