@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { crc32c, crc32cImplementation, crc32cJs, crc32cReference } from '../../../codecs/crc.js';
-import { CRC32C_WASM_BASE64 } from '../../../codecs/crc32c-wasm.js';
+import { crc32c, crc32cImplementation, crc32cJs, crc32cReference, TABLES } from '../../../codecs/crc.js';
+import { CRC32C_SCALAR_WASM_BASE64, CRC32C_WASM_BASE64, makeWasmCrc32c } from '../../../codecs/crc32c-wasm.js';
 import { assembleWat } from '../../../scripts/wat-assemble.js';
 
 /** Deterministic pseudo-random bytes (xorshift), so a failure reproduces. */
@@ -17,10 +17,49 @@ function randomBytes(n: number, seed: number): Buffer {
   return out;
 }
 
+/** [start, end) of random buffers of every length 0-300 at random offsets of `pool` (4 per length). */
+function shortRanges(pool: Buffer): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let seed = 12345;
+  for (let len = 0; len <= 300; len++) {
+    for (let k = 0; k < 4; k++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      const start = seed % (pool.length - len);
+      out.push([start, start + len]);
+    }
+  }
+  return out;
+}
+
+/** [start, end) of random lengths 0-300 000 at random odd offsets of `pool`, plus the loops' edge lengths. */
+function longRanges(): Array<[number, number]> {
+  let seed = 777;
+  const next = (bound: number): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % bound;
+  };
+  // Random lengths, plus the edges of the 1 KiB SIMD block, the 16-byte step and the 64 KiB copy chunk.
+  const edges = [1023, 1024, 1025, 1039, 1040, 2047, 2048, 2049, 65535, 65536, 65537, 65536 + 1024, 131072 + 17];
+  const lengths = [...edges, ...Array.from({ length: 120 }, () => next(300_001))];
+  return lengths.map((len) => {
+    const start = next(2048) | 1;
+    return [start, start + len];
+  });
+}
+
+const SHORT_POOL = randomBytes(4096, 0x5eed);
+const LONG_POOL = randomBytes(300_000 + 4096, 0xc0ffee);
+
+/** The WebAssembly global, typed here (the project compiles without the DOM lib that declares it). */
+const WASM = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => object } }).WebAssembly;
+
 describe('CRC-32C in WebAssembly', () => {
-  it('embeds exactly the assembly of codecs/crc32c.wat', () => {
-    const wat = readFileSync(new URL('../../../codecs/crc32c.wat', import.meta.url), 'utf8');
-    expect(Buffer.from(assembleWat(wat)).toString('base64')).toBe(CRC32C_WASM_BASE64);
+  it.each([
+    ['codecs/crc32c.wat', CRC32C_WASM_BASE64],
+    ['codecs/crc32c-scalar.wat', CRC32C_SCALAR_WASM_BASE64],
+  ])('embeds exactly the assembly of %s', (file, embedded) => {
+    const wat = readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8');
+    expect(Buffer.from(assembleWat(wat)).toString('base64')).toBe(embedded);
   });
 
   it('is the implementation crc32c runs on Node', () => {
@@ -41,35 +80,19 @@ describe('CRC-32C in WebAssembly', () => {
   });
 
   it('agrees with the reference and the JS loop on random buffers of every length 0-300 at random offsets', () => {
-    const pool = randomBytes(4096, 0x5eed);
-    let seed = 12345;
-    for (let len = 0; len <= 300; len++) {
-      for (let k = 0; k < 4; k++) {
-        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-        const start = seed % (pool.length - len);
-        const expected = crc32cReference(pool.subarray(start, start + len));
-        expect(crc32c(pool, start, start + len)).toBe(expected);
-        expect(crc32cJs(pool, start, start + len)).toBe(expected);
-        expect(crc32c(pool.subarray(start, start + len))).toBe(expected);
-      }
+    for (const [start, end] of shortRanges(SHORT_POOL)) {
+      const expected = crc32cReference(SHORT_POOL.subarray(start, end));
+      expect(crc32c(SHORT_POOL, start, end)).toBe(expected);
+      expect(crc32cJs(SHORT_POOL, start, end)).toBe(expected);
+      expect(crc32c(SHORT_POOL.subarray(start, end))).toBe(expected);
     }
   });
 
   it('agrees with the reference on random lengths 0-300 000 at random odd offsets (SIMD blocks and their tails)', () => {
-    const pool = randomBytes(300_000 + 4096, 0xc0ffee);
-    let seed = 777;
-    const next = (bound: number): number => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed % bound;
-    };
-    // Random lengths, plus the edges of the 1 KiB SIMD block, the 16-byte step and the 64 KiB copy chunk.
-    const edges = [1023, 1024, 1025, 1039, 1040, 2047, 2048, 2049, 65535, 65536, 65537, 65536 + 1024, 131072 + 17];
-    const lengths = [...edges, ...Array.from({ length: 120 }, () => next(300_001))];
-    for (const len of lengths) {
-      const start = next(2048) | 1;
-      const expected = crc32cReference(pool.subarray(start, start + len));
-      expect(crc32c(pool, start, start + len), `length ${len} at ${start}`).toBe(expected);
-      expect(crc32cJs(pool, start, start + len), `JS, length ${len} at ${start}`).toBe(expected);
+    for (const [start, end] of longRanges()) {
+      const expected = crc32cReference(LONG_POOL.subarray(start, end));
+      expect(crc32c(LONG_POOL, start, end), `length ${end - start} at ${start}`).toBe(expected);
+      expect(crc32cJs(LONG_POOL, start, end), `JS, length ${end - start} at ${start}`).toBe(expected);
     }
   });
 
@@ -83,5 +106,44 @@ describe('CRC-32C in WebAssembly', () => {
     ]) {
       expect(crc32c(big, start, end)).toBe(crc32cReference(big.subarray(start, end)));
     }
+  });
+});
+
+describe('CRC-32C in WebAssembly without SIMD', () => {
+  const simdBytes = Buffer.from(CRC32C_WASM_BASE64, 'base64');
+  const scalarBytes = Buffer.from(CRC32C_SCALAR_WASM_BASE64, 'base64');
+  /** Compiles as the runtime does, except that the SIMD module fails, as where WebAssembly lacks SIMD. */
+  function withoutSimd(compiled: Buffer[]): (bytes: Uint8Array) => object {
+    return (bytes) => {
+      compiled.push(Buffer.from(bytes));
+      if (simdBytes.equals(bytes)) throw new Error('CompileError: SIMD unsupported (injected)');
+      return new WASM.Module(bytes);
+    };
+  }
+
+  it('falls back to the scalar-only module, which agrees with the reference on the random inputs', () => {
+    const compiled: Buffer[] = [];
+    const fallback = makeWasmCrc32c(TABLES, { compile: withoutSimd(compiled) });
+    expect(fallback).toBeDefined();
+    if (fallback === undefined) return;
+    // The SIMD module was tried first, then the scalar one, which runs.
+    expect(
+      compiled.map((bytes) => (bytes.equals(simdBytes) ? 'simd' : bytes.equals(scalarBytes) ? 'scalar' : '?')),
+    ).toEqual(['simd', 'scalar']);
+    expect(fallback(Buffer.from('123456789'), 0, 9)).toBe(0xe3069283);
+    for (const [start, end] of shortRanges(SHORT_POOL)) {
+      expect(fallback(SHORT_POOL, start, end)).toBe(crc32cReference(SHORT_POOL.subarray(start, end)));
+    }
+    for (const [start, end] of longRanges()) {
+      const expected = crc32cReference(LONG_POOL.subarray(start, end));
+      expect(fallback(LONG_POOL, start, end), `length ${end - start} at ${start}`).toBe(expected);
+    }
+  });
+
+  it('leaves the JS loop in charge when no module compiles', () => {
+    const refuse = (): object => {
+      throw new Error('CompileError: WebAssembly forbidden (injected)');
+    };
+    expect(makeWasmCrc32c(TABLES, { compile: refuse })).toBeUndefined();
   });
 });
