@@ -30,10 +30,10 @@ export interface FanOutResult<Q, R> {
 }
 
 /**
- * Sends per-partition queries to the partitions' leaders, one request per leader, and retries what failed
- * retriably (leader moved, broker down, request timed out, a garbled answer) after refreshing metadata, with
- * backoff, until the deadline. Errors that are not retriable are collected per partition; an error of the whole request that is
- * not retriable (an unsupported version) is thrown, since every other leader would answer it the same way.
+ * Sends per-partition queries to the partitions' leaders, one request per leader, and retries what failed retriably
+ * (leader moved, broker down, request timed out, a garbled answer) after refreshing metadata, with backoff, until the
+ * deadline. Errors that are not retriable are collected per partition; an error of the whole request that is not
+ * retriable (an unsupported version) is thrown, since every other leader would answer it the same way.
  */
 export async function sendToLeaders<Q extends TopicPartition, R>(
   cluster: LeaderLookup,

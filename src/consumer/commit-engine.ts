@@ -71,12 +71,12 @@ const FENCED = new Set([
 const RETRY_BACKOFF = { initialMs: 100, maxMs: 2_000 };
 
 /**
- * The commit side of the offset contract (docs/ARCHITECTURE.md, "The commit path"). Commits store processed offsets, never fetched ones; one
- * commit runs at a time per group, in the order asked; an offset below what was committed is stored only
- * after the application sought backwards; a partition is committed only while this incarnation of its
- * assignment owns it; every commit carries the generation current when it is sent. A failed asynchronous
- * commit is retried before anything queued behind it, so it can never land after (and overwrite) a newer one;
- * and a newer commit of the same partition that is already queued takes the older one's place.
+ * The commit side of the offset contract (docs/ARCHITECTURE.md, "The commit path"). Commits store processed offsets,
+ * never fetched ones; one commit runs at a time per group, in the order asked; an offset below what was committed is
+ * stored only after the application sought backwards; a partition is committed only while this incarnation of its
+ * assignment owns it; every commit carries the generation current when it is sent. A failed asynchronous commit is
+ * retried before anything queued behind it, so it can never land after (and overwrite) a newer one; and a newer
+ * commit of the same partition that is already queued takes the older one's place.
  */
 export class CommitEngine {
   private readonly queue: Job[] = [];

@@ -257,11 +257,11 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
   }
 
   /**
-   * Commits and waits: the processed offsets of every owned partition, or the given ones. Serialised with every
-   * other commit of this consumer. Processed means: batches whose loop body returned, and records `ack()`ed;
-   * inside a loop body, `batch.ack()` first to include the batch in hand. Aborting `signal` before the commit is sent drops it (nothing is stored);
-   * once sent it cannot be called back: the call rejects at once and the outcome comes as a `commit` or
-   * `commit-failed` event.
+   * Commits and waits: the processed offsets of every owned partition, or the given ones. Serialised with every other
+   * commit of this consumer. Processed means: batches whose loop body returned, and records `ack()`ed; inside a loop
+   * body, `batch.ack()` first to include the batch in hand. Aborting `signal` before the commit is sent drops it
+   * (nothing is stored); once sent it cannot be called back: the call rejects at once and the outcome comes as a
+   * `commit` or `commit-failed` event.
    */
   async commit(options: WaitOptions & { offsets?: readonly OffsetCommit[] } = {}): Promise<void> {
     this.checkOpen();

@@ -1,10 +1,10 @@
 /**
- * kafkajs's `producer()` on the core Producer. `send({ topic, messages })` chooses each message's partition
- * with the kafkajs partitioner (so keyed and unkeyed records land where kafkajs would put them), hands the
- * call's records to the core in one `sendBatch()`, and answers with kafkajs's RecordMetadata[] (one entry per partition written, string
- * offsets). Per-send `acks` and `compression` go to the core's per-send options; `acks: -1` (kafkajs's default)
- * goes through an idempotent core producer and `acks` 0 or 1 through a plain one (an idempotent producer sends
- * with acks 'all' only), each made on first use and kept per `timeout` (the core's request timeout).
+ * kafkajs's `producer()` on the core Producer. `send({ topic, messages })` chooses each message's partition with the
+ * kafkajs partitioner (so keyed and unkeyed records land where kafkajs would put them), hands the call's records to
+ * the core in one `sendBatch()`, and answers with kafkajs's RecordMetadata[] (one entry per partition written, string
+ * offsets). Per-send `acks` and `compression` go to the core's per-send options; `acks: -1` (kafkajs's default) goes
+ * through an idempotent core producer and `acks` 0 or 1 through a plain one (an idempotent producer sends with acks
+ * 'all' only), each made on first use and kept per `timeout` (the core's request timeout).
  */
 import type {
   Client,

@@ -2,9 +2,10 @@
  * The loop behind kafkajs's `consumer.run()`: reads the core consumer's batches and calls `eachBatch` or
  * `eachMessage` with kafkajs's payloads. The core runs with `ackMode: 'explicit'`, so progress is what kafkajs's
  * rules say: a message counts as processed when `eachMessage` returns or when `resolveOffset` names it
- * (`batch.ack(record)`); what is not resolved when `eachBatch` returns is read again by the core, from the
- * first unresolved offset, which is also what a commit then stores. A throwing handler is retried from the failed offset with kafkajs's backoff; after
- * `retry.retries` the consumer crashes (`CRASH` event) and restarts unless `restartOnFailure` says no.
+ * (`batch.ack(record)`); what is not resolved when `eachBatch` returns is read again by the core, from the first
+ * unresolved offset, which is also what a commit then stores. A throwing handler is retried from the failed offset
+ * with kafkajs's backoff; after `retry.retries` the consumer crashes (`CRASH` event) and restarts unless
+ * `restartOnFailure` says no.
  */
 import type { ConsumerBatch, ConsumerRecord, Consumer as CoreConsumer } from '../index.js';
 import { RETRY_DEFAULTS, type RetryOptions, retryDelay } from './config.js';
