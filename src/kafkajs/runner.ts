@@ -62,7 +62,18 @@ export interface RunnerHost {
   crashed(error: Error, restart: boolean): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or at once when `stopped` aborts (a stop does not wait out a retry backoff). */
+const sleep = (ms: number, stopped: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (stopped.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    stopped.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      stopped.removeEventListener('abort', done);
+      resolve();
+    }
+  });
 
 /** The core's group keeps its own heartbeats going, so the payloads' `heartbeat()` has nothing to do. */
 const heartbeat = async (): Promise<void> => {};
@@ -93,6 +104,8 @@ export class Runner {
   private readonly running = new Set<RunningHandler>();
   /** Consecutive failures of the handler at one offset, by partition. */
   private readonly failures = new Map<string, { offset: bigint; count: number }>();
+  /** Aborted by the stop (settleWithin): a retry backoff in progress ends, none starts. */
+  private readonly stopped = new AbortController();
 
   constructor(
     private readonly host: RunnerHost,
@@ -126,6 +139,7 @@ export class Runner {
    * their partitions are read again from the first offset not resolved, which is returned.
    */
   async settleWithin(ms: number): Promise<GivenUpHandler[]> {
+    this.stopped.abort();
     if (this.running.size === 0) return [];
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<void>((resolve) => {
@@ -264,8 +278,10 @@ export class Runner {
       stack: error.stack,
       error: error.message,
     });
+    // Stopped: the partition is read again from the failed offset by whoever reads it next; no retry, no crash.
+    if (!host.isRunning()) return;
     if (count <= this.retry.retries) {
-      await sleep(delay);
+      await sleep(delay, this.stopped.signal);
       return;
     }
     this.failures.delete(key);
@@ -276,7 +292,7 @@ export class Runner {
       restart = await this.host.retry.restartOnFailure(crash).catch(() => true);
     }
     await host.crashed(crash, restart);
-    if (restart) await sleep(delay);
+    if (restart) await sleep(delay, this.stopped.signal);
   }
 }
 

@@ -3,7 +3,8 @@
  * kafkajs's time for a member to finish its work): the stop goes on after the bound, the commit stores exactly
  * what was resolved when it gave up (nothing the handler resolves later), and a warning names the partition
  * and the offset that is read again. eachMessage one partition at a time, with partitionsConsumedConcurrently,
- * and eachBatch resolving offsets itself; against the real brokers.
+ * and eachBatch resolving offsets itself; against the real brokers. And a handler that throws while the stop
+ * waits for it: the stop does not wait out kafkajs's retry backoff, and the failed offset is not committed.
  */
 import { describe, expect, it } from 'vitest';
 import * as facade from '../../../src/kafkajs/index.js';
@@ -20,6 +21,20 @@ const modes = [
   { mode: 'eachMessage, partitionsConsumedConcurrently: 2', run: 'message' as const, concurrency: 2 },
   { mode: 'eachBatch resolving offsets itself', run: 'batch' as const, concurrency: undefined },
 ];
+
+/** A one-partition topic holding MESSAGES records, a fresh group id, and a connected admin. */
+async function loadedTopic(kafka: facade.Kafka, prefix: string) {
+  const topic = uniqueTopicName(prefix);
+  const groupId = uniqueTopicName(`${prefix}-g`);
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }] });
+  const producer = kafka.producer();
+  await producer.connect();
+  await producer.send({ topic, messages: Array.from({ length: MESSAGES }, (_, i) => ({ value: `m${i}` })) });
+  await producer.disconnect();
+  return { topic, groupId, admin };
+}
 
 describe.each(generations)('stop() giving up on a handler ($label)', ({ address }) => {
   it.skipIf(address === null).each(modes)(
@@ -44,15 +59,7 @@ describe.each(generations)('stop() giving up on a handler ($label)', ({ address 
           release();
         },
       });
-      const topic = uniqueTopicName('kjs-give-up');
-      const groupId = uniqueTopicName('kjs-give-up-g');
-      const admin = kafka.admin();
-      await admin.connect();
-      await admin.createTopics({ topics: [{ topic, numPartitions: 1 }] });
-      const producer = kafka.producer();
-      await producer.connect();
-      await producer.send({ topic, messages: Array.from({ length: MESSAGES }, (_, i) => ({ value: `m${i}` })) });
-      await producer.disconnect();
+      const { topic, groupId, admin } = await loadedTopic(kafka, 'kjs-give-up');
 
       const consumer = kafka.consumer({ groupId, rebalanceTimeout: BOUND_MS });
       await consumer.connect();
@@ -96,6 +103,59 @@ describe.each(generations)('stop() giving up on a handler ($label)', ({ address 
         expect(aboutStuck[0].log.message).toContain('read again');
       } finally {
         release();
+        await consumer.disconnect();
+        await admin.disconnect();
+      }
+    },
+  );
+});
+
+describe.each(generations)('stop() while a handler throws ($label)', ({ address }) => {
+  it.skipIf(address === null)(
+    'returns without the retry backoff and commits up to the failed offset only',
+    { timeout: 60_000 },
+    async () => {
+      const errors: facade.LogEntry[] = [];
+      let stuck = false;
+      let fail: () => void = () => {};
+      const failing = new Promise<void>((resolve) => {
+        fail = resolve;
+      });
+      const kafka = new facade.Kafka({
+        clientId: 'throw-at-stop',
+        brokers: [address as string],
+        logLevel: facade.logLevel.ERROR,
+        logCreator: () => (entry) => {
+          if (entry.label === 'ERROR') errors.push(entry);
+        },
+        // A backoff far longer than the stop may take: before the fix, the stop waited it out.
+        retry: { initialRetryTime: 20_000, maxRetryTime: 30_000, retries: 5 },
+      });
+      const { topic, groupId, admin } = await loadedTopic(kafka, 'kjs-throw-stop');
+
+      const consumer = kafka.consumer({ groupId, rebalanceTimeout: 10_000 });
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ message }) => {
+          if (Number(message.offset) !== STUCK) return;
+          stuck = true;
+          await failing;
+          throw new Error('handler failed during the stop');
+        },
+      });
+      try {
+        await waitFor(() => stuck, 'the handler to reach the stuck offset');
+        const started = Date.now();
+        const stopping = consumer.disconnect();
+        fail();
+        await stopping;
+        expect(Date.now() - started).toBeLessThan(8_000);
+        const fetched = await admin.fetchOffsets({ groupId, topics: [topic] });
+        expect(fetched[0].partitions.map((p) => p.offset)).toEqual([String(STUCK)]);
+        expect(errors.filter((e) => e.log.message.includes('eachMessage'))).toHaveLength(1);
+      } finally {
+        fail();
         await consumer.disconnect();
         await admin.disconnect();
       }
