@@ -91,7 +91,7 @@ export function decodeBatchV2(buf: Buffer, start: number, end: number, options: 
     recordsEnd = records.length;
   }
   const logAppend = batch.timestampType === TimestampType.logAppendTime;
-  decodeRecordsV2(
+  batch.records = decodeRecordsV2(
     records,
     p,
     recordsEnd,
@@ -101,7 +101,6 @@ export function decodeBatchV2(buf: Buffer, start: number, end: number, options: 
     logAppend,
     batch.maxTimestamp,
     ctx,
-    batch.records,
   );
   if (batch.isControl && batch.records.length > 0) batch.controlType = controlTypeOf(batch.records[0], ctx);
   return batch;

@@ -138,6 +138,17 @@ describe('RecordBatch v2 round trips', () => {
     ).toThrow();
   });
 
+  it('batches on both sides of the record count whose array is made up front (8192) decode every record', () => {
+    for (const count of [8192, 8193]) {
+      const input = [...Array(count)].map((_, i) => ({ value: i % 1000 === 0 ? `v${i}` : null }));
+      const [b] = decodeRecords(encodeRecordBatch(input, { baseOffset: 5n })).batches;
+      expect(b.records).toHaveLength(count);
+      expect(Object.keys(b.records)).toHaveLength(count); // no holes
+      expect(b.records[count - 1].offset).toBe(5n + BigInt(count - 1));
+      expect(b.records[8000].value?.toString()).toBe('v8000');
+    }
+  });
+
   it('an empty batch round trips', () => {
     const [b] = decodeRecords(encodeRecordBatch([])).batches;
     expect(b.records).toEqual([]);

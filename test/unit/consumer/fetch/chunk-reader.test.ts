@@ -86,6 +86,23 @@ describe('ChunkReader', () => {
     expect(all.records.map((r) => r.value?.toString())).toEqual(['a0', 'a1', 'b0', 'b1', 'b0', 'c0']);
   });
 
+  it("a slice's records are exactly those shown, with no gaps where records were skipped or hidden", () => {
+    const bytes = Buffer.concat([
+      encodeRecordBatch(values('p', 4), { baseOffset: 0n }), // the position is inside this batch
+      txn(2n, 4n, 'b', 3), // aborted
+      marker(2n, 7n, ControlRecordType.abort),
+      encodeRecordBatch(values('q', 2), { baseOffset: 8n }),
+    ]);
+    const reader = new ChunkReader(chunk(bytes, [{ producerId: 2n, firstOffset: 4n }]), {
+      checkCrc: true,
+      readCommitted: true,
+    });
+    const slice = reader.next(2n, 1 << 20);
+    expect(slice.records.map((r) => r.value?.toString())).toEqual(['p2', 'p3', 'q0', 'q1']);
+    expect(Object.keys(slice.records)).toHaveLength(slice.records.length);
+    expect(slice.nextOffset).toBe(10n);
+  });
+
   it('decodes a slice of whole batches at a time, each ending where the next begins', () => {
     const bytes = Buffer.concat([0n, 3n, 6n].map((b) => encodeRecordBatch(values('v', 3), { baseOffset: b })));
     const reader = new ChunkReader(chunk(bytes), { checkCrc: true, readCommitted: false });
