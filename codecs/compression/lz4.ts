@@ -1,5 +1,6 @@
 import { CompressionError, DecompressionLimitError } from './errors.js';
-import { LZ4_OUTPUT_OVERFLOW, lz4BlockBound, lz4CompressBlock, lz4DecompressBlock } from './lz4-block.js';
+import { LZ4_OUTPUT_OVERFLOW, lz4BlockBound, lz4DecompressBlock } from './lz4-block.js';
+import { lz4BlockCompressor } from './lz4-wasm.js';
 import { commitOutput, reserveOutput } from './output-slab.js';
 import { xxhash32 } from './xxhash32.js';
 
@@ -206,9 +207,10 @@ export function lz4Compress(data: Uint8Array, magic = 2): Buffer {
   out[5] = BD_64KB;
   out[6] = (xxhash32(out, magic === 0 ? 0 : 4, 6) >>> 8) & 0xff;
   let op = 7;
+  const compressBlock = lz4BlockCompressor();
   for (let pos = 0; pos < data.length; pos += KAFKA_BLOCK_SIZE) {
     const end = Math.min(pos + KAFKA_BLOCK_SIZE, data.length);
-    const blockEnd = lz4CompressBlock(data, pos, end, out, op + 4);
+    const blockEnd = compressBlock(data, pos, end, out, op + 4);
     const size = blockEnd - op - 4;
     if (size >= end - pos) {
       // Incompressible: store the block as is, flagged by the size's high bit.
