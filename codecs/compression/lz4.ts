@@ -1,6 +1,6 @@
 import { CompressionError, DecompressionLimitError } from './errors.js';
-import { LZ4_OUTPUT_OVERFLOW, lz4BlockBound, lz4DecompressBlock } from './lz4-block.js';
-import { lz4BlockCompressor } from './lz4-wasm.js';
+import { LZ4_OUTPUT_OVERFLOW, lz4BlockBound } from './lz4-block.js';
+import { lz4BlockCompressor, lz4BlockDecompressor } from './lz4-wasm.js';
 import { commitOutput, reserveOutput } from './output-slab.js';
 import { xxhash32 } from './xxhash32.js';
 
@@ -124,6 +124,7 @@ function decodeFrame(data: Uint8Array, start: number, out: Output, ignoreHeaderC
   }
   const frameOut = out.length;
   const blockChecksum = (header.flg & FLG_BLOCK_CHECKSUM) !== 0;
+  const decompressBlock = lz4BlockDecompressor();
   let pos = header.dataStart;
   for (;;) {
     if (data.length - pos < 4) fail('truncated block size');
@@ -144,7 +145,7 @@ function decodeFrame(data: Uint8Array, start: number, out: Output, ignoreHeaderC
       out.buf.set(data.subarray(pos, pos + size), out.length);
       out.length += size;
     } else {
-      const d = lz4DecompressBlock(data, pos, pos + size, out.buf, out.length, end, frameOut, fail);
+      const d = decompressBlock(data, pos, pos + size, out.buf, out.length, end, frameOut, fail);
       if (d === LZ4_OUTPUT_OVERFLOW) {
         if (end === out.limit) throw new DecompressionLimitError('lz4', out.limit);
         fail('block decodes to more than the frame maximum block size');

@@ -2,12 +2,20 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CompressionError } from '../../../../codecs/compression/errors.js';
 import { lz4Compress, lz4Decompress } from '../../../../codecs/compression/index.js';
-import { lz4BlockBound, lz4CompressBlock, lz4DecompressBlock } from '../../../../codecs/compression/lz4-block.js';
+import {
+  LZ4_OUTPUT_OVERFLOW,
+  lz4BlockBound,
+  lz4CompressBlock,
+  lz4DecompressBlock,
+} from '../../../../codecs/compression/lz4-block.js';
 import {
   LZ4_COMPRESS_WASM_BASE64,
+  LZ4_DECOMPRESS_WASM_BASE64,
   LZ4_WASM_MAX_BLOCK,
   lz4BlockCompressor,
+  lz4BlockDecompressor,
   makeWasmLz4Compressor,
+  makeWasmLz4Decompressor,
 } from '../../../../codecs/compression/lz4-wasm.js';
 import { assembleWat } from '../../../../scripts/wat-assemble.js';
 
@@ -69,9 +77,12 @@ function decodeBlock(block: Uint8Array, size: number): Buffer {
 const wasmCompress = makeWasmLz4Compressor();
 
 describe('LZ4 block compressor in WebAssembly', () => {
-  it('embeds exactly the assembly of codecs/lz4-compress.wat', () => {
-    const wat = readFileSync(new URL('../../../../codecs/lz4-compress.wat', import.meta.url), 'utf8');
-    expect(Buffer.from(assembleWat(wat)).toString('base64')).toBe(LZ4_COMPRESS_WASM_BASE64);
+  it.each([
+    ['codecs/lz4-compress.wat', LZ4_COMPRESS_WASM_BASE64],
+    ['codecs/lz4-decompress.wat', LZ4_DECOMPRESS_WASM_BASE64],
+  ])('embeds exactly the assembly of %s', (file, embedded) => {
+    const wat = readFileSync(new URL(`../../../../${file}`, import.meta.url), 'utf8');
+    expect(Buffer.from(assembleWat(wat)).toString('base64')).toBe(embedded);
   });
 
   it('is the compressor lz4Compress runs on Node', () => {
@@ -151,10 +162,129 @@ describe('LZ4 block compressor in WebAssembly', () => {
     }
   });
 
-  it('is undefined where the module does not compile (the JS compressor runs there)', () => {
+  it('is undefined, as the decoder is, where the module does not compile (the JS codec runs there)', () => {
     const refuse = (): object => {
       throw new Error('WebAssembly compilation disallowed');
     };
     expect(makeWasmLz4Compressor({ compile: refuse })).toBeUndefined();
+    expect(makeWasmLz4Decompressor({ compile: refuse })).toBeUndefined();
+  });
+});
+
+const wasmDecompress = makeWasmLz4Decompressor();
+
+/** The WebAssembly decoder (throwing a plain Error, which outcome() rejects, where it is missing). */
+function wasmDecode(...args: Parameters<typeof lz4DecompressBlock>): number {
+  if (wasmDecompress === undefined) throw new Error('no WebAssembly decoder');
+  return wasmDecompress(...args);
+}
+
+/** What a block decoder did: its result and the bytes it wrote, or the error it threw. */
+function outcome(
+  decode: typeof lz4DecompressBlock,
+  block: Uint8Array,
+  room: number,
+  windowBytes = 0,
+): { result: number; output?: string } | { error: string } {
+  const dst = Buffer.alloc(windowBytes + room + 16, 0xaa);
+  dst.fill(0x5a, 0, windowBytes);
+  try {
+    const result = decode(block, 1, block.length, dst, windowBytes, windowBytes + room, 0, fail);
+    const output = result === LZ4_OUTPUT_OVERFLOW ? undefined : dst.subarray(0, result).toString('base64');
+    return { result, output };
+  } catch (err) {
+    expect(err).toBeInstanceOf(CompressionError);
+    return { error: (err as Error).message };
+  }
+}
+
+/** A compressed block of `size` bytes of shape `kind`, at offset 1 of the returned buffer. */
+function compressedBlock(size: number, kind: number, next: (bound: number) => number): Buffer {
+  const src = sample(size, kind, next);
+  const dst = Buffer.alloc(1 + lz4BlockBound(size));
+  return dst.subarray(0, lz4CompressBlock(src, 0, size, dst, 1));
+}
+
+describe('LZ4 block decoder in WebAssembly', () => {
+  it('is the decoder lz4Decompress runs on Node', () => {
+    expect(wasmDecompress).toBeDefined();
+    expect(lz4BlockDecompressor()).not.toBe(lz4DecompressBlock);
+  });
+
+  it('decodes what the compressor wrote, every shape and size up to 64 KiB, exactly as the JS decoder', () => {
+    const next = rng(0xdec0de);
+    for (let i = 0; i < 80; i++) {
+      const size = i < 30 ? i : next(LZ4_WASM_MAX_BLOCK + 1);
+      const block = compressedBlock(size, i % 5, next);
+      const ours = outcome(wasmDecode, block, size);
+      expect(ours, `case ${i}`).toEqual(outcome(lz4DecompressBlock, block, size));
+      expect(ours).toHaveProperty('result', size);
+    }
+  });
+
+  it('gives the JS decoder result or typed error for truncated, corrupted and overlong blocks', () => {
+    const next = rng(0xbad);
+    const kinds = new Set<string>();
+    for (let i = 0; i < 400; i++) {
+      const size = 1 + next(i % 2 === 0 ? 300 : 20000);
+      const good = compressedBlock(size, 1 + (i % 4), next);
+      const bad = Buffer.from(good);
+      let input: Buffer = bad;
+      let room = size;
+      switch (i % 5) {
+        case 0: // truncated
+          input = bad.subarray(0, 1 + next(bad.length - 1));
+          break;
+        case 1: // a few corrupted bytes (tokens, lengths, offsets, literals alike)
+          for (let k = 1 + next(3); k > 0; k--) bad[1 + next(bad.length - 1)] = next(256);
+          break;
+        case 2: // overlong: trailing garbage after the last sequence
+          input = Buffer.concat([bad, Buffer.from(Array.from({ length: 1 + next(40) }, () => next(256)))]);
+          break;
+        case 3: // output room too small
+          room = next(size);
+          break;
+        default: // a run of 255 length bytes (a literal or match length that runs on)
+          bad.fill(255, 1 + next(bad.length - 1), bad.length);
+      }
+      const js = outcome(lz4DecompressBlock, input, room);
+      expect(outcome(wasmDecode, input, room), `case ${i}`).toEqual(js);
+      kinds.add(
+        'error' in js
+          ? js.error.replace(/offset [0-9]+/, 'offset N')
+          : js.result === LZ4_OUTPUT_OVERFLOW
+            ? 'overflow'
+            : 'ok',
+      );
+    }
+    // Every check of the decoder was reached.
+    expect([...kinds].sort()).toEqual(
+      [
+        'lz4: block ends inside a sequence (compression)',
+        'lz4: literal length runs past the end (compression)',
+        'lz4: literals run past the end of the block (compression)',
+        'lz4: match length runs past the end (compression)',
+        'lz4: match offset N points before the output start (compression)',
+        'lz4: match offset runs past the end (compression)',
+        'ok',
+        'overflow',
+      ].sort(),
+    );
+  });
+
+  it("lets a match reach into earlier output (a linked frame's window) as the JS decoder does", () => {
+    // Token: 0 literals, match length 4; offset 3 into the 5 bytes written before the block.
+    const block = Buffer.from([0, 0x00, 3, 0, 0x50, 1, 2, 3, 4, 5]);
+    const ours = outcome(wasmDecode, block, 16, 5);
+    expect(ours).toEqual(outcome(lz4DecompressBlock, block, 16, 5));
+    expect(ours).toHaveProperty('result', 5 + 4 + 5);
+  });
+
+  it('hands blocks over 64 KiB (in or out) to the JS decoder', () => {
+    const next = rng(3);
+    const block = compressedBlock(LZ4_WASM_MAX_BLOCK + 5000, 2, next);
+    expect(outcome(wasmDecode, block, LZ4_WASM_MAX_BLOCK + 5000)).toEqual(
+      outcome(lz4DecompressBlock, block, LZ4_WASM_MAX_BLOCK + 5000),
+    );
   });
 });
