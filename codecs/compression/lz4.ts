@@ -17,6 +17,9 @@ import { xxhash32 } from './xxhash32.js';
  * accepts both forms. Decoding also accepts everything else the frame spec
  * allows: content size, block and content checksums, linked blocks, larger
  * block sizes, concatenated and skippable frames.
+ *
+ * Blocks go through ./lz4-wasm.ts: the WebAssembly block codec, or
+ * ./lz4-block.ts's JS one where WebAssembly is missing (same bytes, same errors).
  */
 
 const MAGIC = 0x184d2204;
