@@ -46,6 +46,19 @@ const INSTRUCTIONS: Record<string, [number, Immediate, number?]> = {
   'i32.shr_u': [0x76, 'none'],
   'i64.shr_u': [0x88, 'none'],
   'i32.wrap_i64': [0xa7, 'none'],
+  if: [0x04, 'block'],
+  else: [0x05, 'none'],
+  'i32.load16_u': [0x2f, 'mem', 1],
+  'i32.store': [0x36, 'mem', 2],
+  'i64.store': [0x37, 'mem', 3],
+  'i32.store8': [0x3a, 'mem', 0],
+  'i32.store16': [0x3b, 'mem', 1],
+  'i32.gt_u': [0x4b, 'none'],
+  'i32.le_u': [0x4d, 'none'],
+  'i64.eqz': [0x50, 'none'],
+  'i32.mul': [0x6c, 'none'],
+  'i64.ctz': [0x7a, 'none'],
+  'i64.xor': [0x85, 'none'],
 };
 
 /**

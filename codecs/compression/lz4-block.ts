@@ -2,7 +2,8 @@
  * The LZ4 block format: sequences of (token, literals, 2-byte offset,
  * match length). A small greedy compressor (LZ4's "fast" strategy with a
  * 4096-entry hash table) and a bounds-checked decoder that writes into a
- * caller-provided buffer.
+ * caller-provided buffer. ./lz4-wasm.ts runs the same two in WebAssembly and
+ * falls back to these where WebAssembly is missing (and for blocks over 64 KiB).
  */
 
 const MIN_MATCH = 4;

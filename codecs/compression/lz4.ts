@@ -1,5 +1,6 @@
 import { CompressionError, DecompressionLimitError } from './errors.js';
-import { LZ4_OUTPUT_OVERFLOW, lz4BlockBound, lz4CompressBlock, lz4DecompressBlock } from './lz4-block.js';
+import { LZ4_OUTPUT_OVERFLOW, lz4BlockBound } from './lz4-block.js';
+import { lz4BlockCompressor, lz4BlockDecompressor } from './lz4-wasm.js';
 import { commitOutput, reserveOutput } from './output-slab.js';
 import { xxhash32 } from './xxhash32.js';
 
@@ -16,6 +17,9 @@ import { xxhash32 } from './xxhash32.js';
  * accepts both forms. Decoding also accepts everything else the frame spec
  * allows: content size, block and content checksums, linked blocks, larger
  * block sizes, concatenated and skippable frames.
+ *
+ * Blocks go through ./lz4-wasm.ts: the WebAssembly block codec, or
+ * ./lz4-block.ts's JS one where WebAssembly is missing (same bytes, same errors).
  */
 
 const MAGIC = 0x184d2204;
@@ -123,6 +127,7 @@ function decodeFrame(data: Uint8Array, start: number, out: Output, ignoreHeaderC
   }
   const frameOut = out.length;
   const blockChecksum = (header.flg & FLG_BLOCK_CHECKSUM) !== 0;
+  const decompressBlock = lz4BlockDecompressor();
   let pos = header.dataStart;
   for (;;) {
     if (data.length - pos < 4) fail('truncated block size');
@@ -143,7 +148,7 @@ function decodeFrame(data: Uint8Array, start: number, out: Output, ignoreHeaderC
       out.buf.set(data.subarray(pos, pos + size), out.length);
       out.length += size;
     } else {
-      const d = lz4DecompressBlock(data, pos, pos + size, out.buf, out.length, end, frameOut, fail);
+      const d = decompressBlock(data, pos, pos + size, out.buf, out.length, end, frameOut, fail);
       if (d === LZ4_OUTPUT_OVERFLOW) {
         if (end === out.limit) throw new DecompressionLimitError('lz4', out.limit);
         fail('block decodes to more than the frame maximum block size');
@@ -206,9 +211,10 @@ export function lz4Compress(data: Uint8Array, magic = 2): Buffer {
   out[5] = BD_64KB;
   out[6] = (xxhash32(out, magic === 0 ? 0 : 4, 6) >>> 8) & 0xff;
   let op = 7;
+  const compressBlock = lz4BlockCompressor();
   for (let pos = 0; pos < data.length; pos += KAFKA_BLOCK_SIZE) {
     const end = Math.min(pos + KAFKA_BLOCK_SIZE, data.length);
-    const blockEnd = lz4CompressBlock(data, pos, end, out, op + 4);
+    const blockEnd = compressBlock(data, pos, end, out, op + 4);
     const size = blockEnd - op - 4;
     if (size >= end - pos) {
       // Incompressible: store the block as is, flagged by the size's high bit.

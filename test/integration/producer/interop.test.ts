@@ -98,6 +98,47 @@ describe.each(generations)('interop on $label', ({ address }) => {
     },
   );
 
+  it.skipIf(address === null)(
+    "Kafka's Java consumer reads back byte-exact every value of multi-block lz4 batches (sendBatch, acks=all)",
+    async () => {
+      // Binary values of the shapes the LZ4 compressor treats differently: random (stored blocks), long runs
+      // (long matches), repeated words (short matches, literal runs), up to 6 KiB, so batches span several
+      // 64 KiB blocks.
+      const topic = uniqueTopicName('tm-to-java-lz4-blocks');
+      await client.admin.createTopics([{ name: topic, numPartitions: 2, replicationFactor: 1 }]);
+      let seed = 0x2545f491;
+      const next = (bound: number): number => {
+        seed ^= seed << 13;
+        seed ^= seed >>> 17;
+        seed ^= seed << 5;
+        return (seed >>> 0) % bound;
+      };
+      const values = Array.from({ length: 400 }, (_, i) => {
+        const value = Buffer.alloc(next(6144));
+        for (let at = 0; at < value.length; at++) {
+          if (i % 3 === 0) value[at] = next(256);
+          else if (i % 3 === 1) value[at] = (at >> 7) & 0xff;
+          else value[at] = at >= 11 && next(4) !== 0 ? value[at - 11] : 97 + next(26);
+        }
+        return value;
+      });
+      const producer = client.producer({ compression: 'lz4', acks: -1, idempotent: true, batchSize: 512 * 1024 });
+      const sent = await producer.sendBatch(values.map((value, i) => ({ topic, partition: i % 2, value })));
+      await producer.close();
+      const read = await javaInterop<JavaRead>(['consume', address!, topic, String(values.length)]);
+      expect(read).toHaveLength(values.length);
+      const byPosition = new Map(read.map((r) => [`${r.p}/${r.o}`, r.v]));
+      sent.forEach((m, i) => {
+        expect(byPosition.get(`${m.partition}/${m.offset}`), `record ${i}`).toBe(values[i].toString('base64'));
+      });
+      const { batches } = await readBack(client, topic);
+      expect(batches.every((b) => b.compression === CompressionCodec.lz4)).toBe(true);
+      // At least one batch held more than one 64 KiB block of records.
+      const raw = batches.map((b) => b.records.reduce((n, r) => n + (r.value?.length ?? 0), 0));
+      expect(Math.max(...raw)).toBeGreaterThan(2 * 65536);
+    },
+  );
+
   it.skipIf(address === null)('keyed records land on the partition the Java producer chooses', async () => {
     for (const partitions of [7, 12]) {
       const javaTopic = uniqueTopicName(`keyed-java-${partitions}`);
