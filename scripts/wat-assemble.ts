@@ -46,6 +46,12 @@ const INSTRUCTIONS: Record<string, [number, Immediate, number?]> = {
   'i32.shr_u': [0x76, 'none'],
   'i64.shr_u': [0x88, 'none'],
   'i32.wrap_i64': [0xa7, 'none'],
+  if: [0x04, 'block'],
+  else: [0x05, 'none'],
+  'i32.load16_u': [0x2f, 'mem', 1],
+  'i64.store': [0x37, 'mem', 3],
+  'i32.store8': [0x3a, 'mem', 0],
+  'i32.gt_u': [0x4b, 'none'],
 };
 
 /**
