@@ -74,7 +74,11 @@ export function makeWasmSnappyDecoder(compile?: (bytes: Uint8Array) => object): 
     const need = outAt + total + SLACK;
     if (need > SNAPPY_WASM_MAX_BYTES) return false;
     if (need > bytes.length) {
-      memory.grow(Math.ceil((need - bytes.length) / PAGE));
+      try {
+        memory.grow(Math.ceil((need - bytes.length) / PAGE));
+      } catch {
+        return false; // No memory to grow into (RangeError): the JS decoder writes straight into `out`.
+      }
       bytes = new Uint8Array(memory.buffer);
     }
     bytes.set(data, 0);
