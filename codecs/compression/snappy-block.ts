@@ -13,6 +13,13 @@ export interface SnappyBlockHeader {
   dataStart: number;
 }
 
+/** One block of a stream: its elements are `src[dataStart, end)` and decode to `length` bytes. */
+export interface SnappyBlock {
+  dataStart: number;
+  end: number;
+  length: number;
+}
+
 function fail(reason: string): never {
   throw new CompressionError('snappy', reason);
 }

@@ -1,7 +1,8 @@
 import { compress as snappyBlockCompress } from 'snappyjs';
 import { CompressionError, DecompressionLimitError } from './errors.js';
 import { commitOutput, reserveOutput } from './output-slab.js';
-import { decodeSnappyElements, readSnappyBlockHeader } from './snappy-block.js';
+import { decodeSnappyElements, readSnappyBlockHeader, type SnappyBlock } from './snappy-block.js';
+import { makeWasmSnappyDecoder, type SnappyBlocksDecoder } from './snappy-wasm.js';
 
 /**
  * Snappy as Kafka carries it. The Java producer writes snappy-java's
@@ -9,7 +10,10 @@ import { decodeSnappyElements, readSnappyBlockHeader } from './snappy-block.js';
  * int32 version and int32 compatible version (both 1), then blocks of
  * int32 big-endian compressed length + one raw Snappy block each. Other
  * clients (librdkafka can, sarama does) send a single raw Snappy block, which
- * SnappyInputStream also accepts, so both are decoded here.
+ * SnappyInputStream also accepts, so both are decoded here. The framing and
+ * every declared length are checked here; the blocks' elements decode in
+ * WebAssembly (codecs/snappy.wat, via snappy-wasm.ts) where it runs, else in
+ * snappy-block.ts's JS loop, which also names the fault in corrupt input.
  */
 
 const XERIAL_MAGIC = Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00]);
@@ -34,15 +38,9 @@ function readInt32BE(data: Uint8Array, at: number): number {
   return (data[at] << 24) | (data[at + 1] << 16) | (data[at + 2] << 8) | data[at + 3];
 }
 
-interface XerialBlock {
-  dataStart: number;
-  end: number;
-  length: number;
-}
-
 /** Walks the xerial blocks and checks every declared size before anything is allocated. */
-function scanXerialBlocks(data: Uint8Array, limit: number): { blocks: XerialBlock[]; total: number } {
-  const blocks: XerialBlock[] = [];
+function scanXerialBlocks(data: Uint8Array, limit: number): { blocks: SnappyBlock[]; total: number } {
+  const blocks: SnappyBlock[] = [];
   let total = 0;
   let pos = 0;
   while (pos < data.length) {
@@ -67,23 +65,44 @@ function scanXerialBlocks(data: Uint8Array, limit: number): { blocks: XerialBloc
   return { blocks, total };
 }
 
-export function snappyDecompress(data: Uint8Array, limit: number): Buffer {
-  if (!hasXerialMagic(data, 0)) return snappyDecompressRaw(data, limit);
-  if (data.length < XERIAL_HEADER_SIZE) throw new CompressionError('snappy', 'truncated xerial header');
-  const { blocks, total } = scanXerialBlocks(data, limit);
+/** codecs/snappy.wat's decoder once compiled, null where it cannot be; undefined until first needed. */
+let wasmDecoder: SnappyBlocksDecoder | null | undefined;
+
+/** Which decoder snappyDecompress uses here: 'wasm', or 'js' where WebAssembly is unavailable. */
+export function snappyDecoderImplementation(): 'wasm' | 'js' {
+  if (wasmDecoder === undefined) wasmDecoder = makeWasmSnappyDecoder() ?? null;
+  return wasmDecoder === null ? 'js' : 'wasm';
+}
+
+/**
+ * Decodes every block into one output of `total` bytes: in WebAssembly where it runs and `decoder` allows it,
+ * else (or when it finds the input corrupt, to name the fault with the same error) with the JS decoder.
+ */
+function decodeBlocks(data: Uint8Array, blocks: readonly SnappyBlock[], total: number, decoder: SnappyDecoder): Buffer {
   const out = reserveOutput(total);
-  let d = 0;
-  for (const block of blocks) d = decodeSnappyElements(data, block.dataStart, block.end, out, d, block.length);
+  if (decoder === 'js' || snappyDecoderImplementation() === 'js' || !wasmDecoder?.(data, blocks, out, total)) {
+    let d = 0;
+    for (const block of blocks) d = decodeSnappyElements(data, block.dataStart, block.end, out, d, block.length);
+  }
   return commitOutput(out, total);
 }
 
+/** 'wasm': codecs/snappy.wat's decoder where WebAssembly runs (the default); 'js': always the JS one (tests). */
+export type SnappyDecoder = 'wasm' | 'js';
+
+export function snappyDecompress(data: Uint8Array, limit: number, decoder: SnappyDecoder = 'wasm'): Buffer {
+  if (!hasXerialMagic(data, 0)) return snappyDecompressRaw(data, limit, decoder);
+  if (data.length < XERIAL_HEADER_SIZE) throw new CompressionError('snappy', 'truncated xerial header');
+  const { blocks, total } = scanXerialBlocks(data, limit);
+  return decodeBlocks(data, blocks, total, decoder);
+}
+
 /** One raw Snappy block, its declared length checked against the limit before allocating. */
-export function snappyDecompressRaw(data: Uint8Array, limit: number): Buffer {
+export function snappyDecompressRaw(data: Uint8Array, limit: number, decoder: SnappyDecoder = 'wasm'): Buffer {
   const header = readSnappyBlockHeader(data, 0, data.length);
   if (header.length > limit) throw new DecompressionLimitError('snappy', limit, `declared ${header.length} bytes`);
-  const out = reserveOutput(header.length);
-  decodeSnappyElements(data, header.dataStart, data.length, out, 0, header.length);
-  return commitOutput(out, header.length);
+  const block = { dataStart: header.dataStart, end: data.length, length: header.length };
+  return decodeBlocks(data, [block], header.length, decoder);
 }
 
 /** Compresses into the xerial stream, 32 KiB per block, as Kafka's Java producer does. */
