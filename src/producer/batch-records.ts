@@ -37,12 +37,14 @@ export class BatchRecords {
   private maxTimestamp = -1;
   /** Each record's timestamp (what its metadata says unless the topic uses LogAppendTime). */
   private readonly timestamps: number[] = [];
-  /** Each record's `resolve`, or for a sendBatch() record its group (send-group.ts). */
+  /**
+   * Each record's `resolve`, or for a sendBatch() record its group (send-group.ts). Not its `reject`: a failed
+   * record is resolved with a rejected promise, which rejects it with the same error (two microtasks later),
+   * so the reject function of each record in flight dies young instead of being copied by the collector.
+   */
   private readonly resolvers: (Resolve | RecordGroup)[] = [];
   /** For a sendBatch() record, its index in its group; 0 for a `send()`. */
   private readonly groupIndexes: number[] = [];
-  /** Each record's `reject` (unused for a sendBatch() record: its group takes the failure). */
-  private readonly rejecters: ((err: Error) => void)[] = [];
 
   get count(): number {
     return this.timestamps.length;
@@ -73,7 +75,6 @@ export class BatchRecords {
     const group = record.group;
     this.resolvers.push(group ?? record.resolve);
     this.groupIndexes.push(group === undefined ? 0 : record.index);
-    this.rejecters.push(record.reject);
   }
 
   /** The batch's wire bytes: the header filled in before the records, or before their compressed form. */
@@ -116,11 +117,22 @@ export class BatchRecords {
 
   /** Rejects every record with `errorFor(err)` (a transactional producer's view of the failure, or `err`). */
   rejectAll(err: Error, errorFor: ((err: Error) => Error) | undefined): void {
+    let failure: Error | undefined;
+    let rejected: Promise<never> | undefined;
     for (let i = 0; i < this.resolvers.length; i++) {
       const error = errorFor === undefined ? err : errorFor(err);
       const settle = this.resolvers[i];
-      if (typeof settle !== 'function') settle.failed(error);
-      else this.rejecters[i](error);
+      if (typeof settle !== 'function') {
+        settle.failed(error);
+        continue;
+      }
+      if (error !== failure || rejected === undefined) {
+        failure = error;
+        rejected = Promise.reject(error);
+        // Handled here: each record's own promise carries the rejection to whoever awaits it.
+        rejected.catch(ignore);
+      }
+      settle(rejected as unknown as RecordMetadata);
     }
   }
 
@@ -160,7 +172,6 @@ export class BatchRecords {
     this.timestamps.push(ts);
     this.resolvers.push(source.resolvers[i]);
     this.groupIndexes.push(source.groupIndexes[i]);
-    this.rejecters.push(source.rejecters[i]);
   }
 
   /** Makes room for `bytes` more, doubling the buffer (records already written are copied once per doubling). */
@@ -171,6 +182,8 @@ export class BatchRecords {
     this.buf = grown;
   }
 }
+
+function ignore(): void {}
 
 function zigzag64(v: number): number {
   return v >= 0 ? v * 2 : -v * 2 - 1;
