@@ -134,26 +134,48 @@ export function encodeRecordBatch(records: readonly RecordInput[], options: Enco
     out.set(payload, V2.headerSize);
   }
 
-  let attributes = codec;
-  if (options.timestampType === TimestampType.logAppendTime) attributes |= BatchAttributes.timestampType;
-  if (options.transactional === true) attributes |= BatchAttributes.transactional;
-  if (options.control === true) attributes |= BatchAttributes.control;
-  if (hasDeleteHorizon) attributes |= BatchAttributes.deleteHorizon;
+  writeBatchHeader(out, codec, n, {
+    ...options,
+    baseTimestamp,
+    maxTimestamp: options.maxTimestamp ?? maxTimestamp,
+    lastOffsetDelta: Math.max(lastOffsetDelta, 0),
+    deleteHorizon: hasDeleteHorizon,
+  });
+  return out;
+}
 
-  out.writeBigInt64BE(options.baseOffset ?? 0n, 0);
+/** What the v2 header says beyond the codec and record count, as encodeRecordBatch resolves it. */
+export interface BatchHeaderFields extends EncodeBatchOptions {
+  baseTimestamp: number;
+  maxTimestamp: number;
+  lastOffsetDelta: number;
+  deleteHorizon?: boolean;
+}
+
+/**
+ * Fills the 61-byte v2 header at the start of `out` (records already after it) and its CRC-32C. Shared by
+ * encodeRecordBatch and the producer, which writes its records into the batch's buffer as they are appended.
+ */
+export function writeBatchHeader(out: Buffer, codec: number, recordCount: number, h: BatchHeaderFields): void {
+  let attributes = codec;
+  if (h.timestampType === TimestampType.logAppendTime) attributes |= BatchAttributes.timestampType;
+  if (h.transactional === true) attributes |= BatchAttributes.transactional;
+  if (h.control === true) attributes |= BatchAttributes.control;
+  if (h.deleteHorizon === true) attributes |= BatchAttributes.deleteHorizon;
+
+  out.writeBigInt64BE(h.baseOffset ?? 0n, 0);
   out.writeInt32BE(out.length - LOG_OVERHEAD, V2.batchLength);
-  out.writeInt32BE(options.partitionLeaderEpoch ?? NO_PARTITION_LEADER_EPOCH, V2.partitionLeaderEpoch);
+  out.writeInt32BE(h.partitionLeaderEpoch ?? NO_PARTITION_LEADER_EPOCH, V2.partitionLeaderEpoch);
   out[V2.magic] = 2;
   out.writeInt16BE(attributes, V2.attributes);
-  out.writeInt32BE(Math.max(lastOffsetDelta, 0), V2.lastOffsetDelta);
-  writeInt64(out, baseTimestamp, V2.baseTimestamp);
-  writeInt64(out, options.maxTimestamp ?? maxTimestamp, V2.maxTimestamp);
-  out.writeBigInt64BE(options.producerId ?? NO_PRODUCER_ID, V2.producerId);
-  out.writeInt16BE(options.producerEpoch ?? NO_PRODUCER_EPOCH, V2.producerEpoch);
-  out.writeInt32BE(options.baseSequence ?? NO_SEQUENCE, V2.baseSequence);
-  out.writeInt32BE(records.length, V2.recordCount);
+  out.writeInt32BE(h.lastOffsetDelta, V2.lastOffsetDelta);
+  writeInt64(out, h.baseTimestamp, V2.baseTimestamp);
+  writeInt64(out, h.maxTimestamp, V2.maxTimestamp);
+  out.writeBigInt64BE(h.producerId ?? NO_PRODUCER_ID, V2.producerId);
+  out.writeInt16BE(h.producerEpoch ?? NO_PRODUCER_EPOCH, V2.producerEpoch);
+  out.writeInt32BE(h.baseSequence ?? NO_SEQUENCE, V2.baseSequence);
+  out.writeInt32BE(recordCount, V2.recordCount);
   out.writeUInt32BE(crc32c(out, V2.attributes, out.length), V2.crc);
-  return out;
 }
 
 /** int64 from a number (exact within ±2^53, which any ms timestamp is). */

@@ -68,8 +68,19 @@ export class RecordAccumulator {
 
   constructor(private readonly config: AccumulatorConfig) {}
 
-  /** Appends a record to its partition (`record.partition`, already chosen). */
-  append(record: PendingRecord, now: number): AppendResult {
+  /** What append() returns: one object, refilled by each append (no allocation per record). */
+  private readonly appended: AppendResult = {
+    batch: undefined as unknown as ProducerBatch,
+    newBatch: false,
+    full: false,
+    switchAllowed: false,
+  };
+
+  /**
+   * Appends a record to its partition (`record.partition`, already chosen). The result is valid until the next
+   * append: it is the same object each time.
+   */
+  append(record: PendingRecord, now: number): Readonly<AppendResult> {
     const q = this.queue(record.topic, record.partition);
     const batches = q.batches;
     const last = batches.length > 0 ? batches[batches.length - 1] : undefined;
@@ -77,7 +88,7 @@ export class RecordAccumulator {
     // A batch holds records of one setting: a send with other settings opens the next batch (order kept).
     if (last !== undefined && last.settings === record.settings && last.tryAppend(record, batchSize)) {
       const lastFull = last.isFull(batchSize);
-      return { batch: last, newBatch: false, full: batches.length > 1 || lastFull, switchAllowed: lastFull };
+      return this.result(last, false, batches.length > 1 || lastFull, lastFull);
     }
     // The learnt ratio is the producer's codec's; a send's own codec fills batches by raw bytes.
     const learnt = this.config.compression !== 0 && record.settings === undefined;
@@ -86,7 +97,16 @@ export class RecordAccumulator {
     batch.tryAppend(record, batchSize);
     batches.push(batch);
     this.track(batch);
-    return { batch, newBatch: true, full: batches.length > 1 || batch.isFull(batchSize), switchAllowed: true };
+    return this.result(batch, true, batches.length > 1 || batch.isFull(batchSize), true);
+  }
+
+  private result(batch: ProducerBatch, newBatch: boolean, full: boolean, switchAllowed: boolean): AppendResult {
+    const r = this.appended;
+    r.batch = batch;
+    r.newBatch = newBatch;
+    r.full = full;
+    r.switchAllowed = switchAllowed;
+    return r;
   }
 
   /** Which partitions have a batch to send now, grouped by leader; `leaderOf` gives -1 when unknown. */

@@ -1,7 +1,7 @@
 import { crc32c } from '../../codecs/crc.js';
 import { V2 } from '../../codecs/records/decode-batch.js';
-import { encodeRecordBatch } from '../../codecs/records/encode-batch.js';
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE } from '../../codecs/records/types.js';
+import { BatchRecords } from './batch-records.js';
 import type { BatchSettings } from './send-options.js';
 
 /** What `send()` resolves with: where the record was written. */
@@ -50,7 +50,13 @@ export const BATCH_OVERHEAD = V2.headerSize;
  * that idempotence may give them another producer epoch and sequence (patched in place, CRC recomputed).
  */
 export class ProducerBatch {
-  readonly records: PendingRecord[] = [];
+  /** Its records, written into its buffer as they are appended (batch-records.ts). */
+  private readonly records = new BatchRecords();
+  /**
+   * What each record rejects with when the batch fails: a transactional producer's view of the failure
+   * (TransactionManager.onRecordFailed), set by whoever appends; undefined: the failure itself.
+   */
+  recordError: ((err: Error) => Error) | undefined;
   /** Estimated encoded size: header plus records. */
   bytes = BATCH_OVERHEAD;
   /** Times sent so far. */
@@ -98,7 +104,7 @@ export class ProducerBatch {
   }
 
   get recordCount(): number {
-    return this.records.length;
+    return this.records.count;
   }
 
   get hasSequence(): boolean {
@@ -120,11 +126,11 @@ export class ProducerBatch {
    */
   tryAppend(record: PendingRecord, batchSize: number): boolean {
     if (!this.isOpen || this.appendsClosed) return false;
-    if (this.records.length > 0 && this.estimatedSize(this.bytes + record.size) > batchSize) {
+    if (this.records.count > 0 && this.estimatedSize(this.bytes + record.size) > batchSize) {
       this.appendsClosed = true;
       return false;
     }
-    this.records.push(record);
+    this.records.append(record);
     this.bytes += record.size;
     return true;
   }
@@ -141,9 +147,7 @@ export class ProducerBatch {
   /** The batch's wire bytes, encoded (and compressed) once, at the first send. */
   encode(compression: number, compressionLevel: number | undefined): Buffer {
     if (this.encoded === undefined) {
-      this.encoded = encodeRecordBatch(this.records, {
-        compression: compression as 0,
-        compressionLevel,
+      this.encoded = this.records.encode(compression, compressionLevel, {
         producerId: this.producerId,
         producerEpoch: this.producerEpoch,
         baseSequence: this.baseSequence,
@@ -173,20 +177,24 @@ export class ProducerBatch {
 
   /** Two open batches with the first and second half of the records: the answer to MESSAGE_TOO_LARGE. */
   split(): [ProducerBatch, ProducerBatch] {
-    const half = Math.ceil(this.records.length / 2);
+    const n = this.records.count;
+    const half = Math.ceil(n / 2);
     const first = new ProducerBatch(this.topic, this.partition, this.createdAt, this.compressionRatio, this.settings);
     const second = new ProducerBatch(this.topic, this.partition, this.createdAt, this.compressionRatio, this.settings);
-    for (const [i, r] of this.records.entries()) {
-      const target = i < half ? first : second;
-      target.records.push(r);
-      target.bytes += r.size;
-    }
+    this.records.moveTo(first.records, 0, half);
+    this.records.moveTo(second.records, half, n);
+    // The reserved bytes are shared out by raw size, to the byte: the halves give back what this batch holds.
+    const reserved = this.reservedBytes;
+    const firstReserved = Math.round((reserved * first.records.rawSize) / this.records.rawSize);
+    first.bytes += firstReserved;
+    second.bytes += reserved - firstReserved;
     // The halves take over: whoever waits for this batch (a flush) waits for both of them.
     let pending = 2;
     for (const b of [first, second]) {
       b.attempts = this.attempts;
       b.transactional = this.transactional;
       b.transactionV2 = this.transactionV2;
+      b.recordError = this.recordError;
       b.onDone(() => {
         if (--pending === 0) this.finish();
       });
@@ -198,25 +206,13 @@ export class ProducerBatch {
   complete(baseOffset: bigint, logAppendTime: bigint): void {
     if (this.done) return;
     const appendTime = logAppendTime >= 0n ? Number(logAppendTime) : -1;
-    const known = baseOffset >= 0n;
-    // One bigint per record (an increment), not two (BigInt(i) and the sum).
-    let offset = baseOffset;
-    for (let i = 0; i < this.records.length; i++) {
-      const r = this.records[i];
-      r.resolve({
-        topic: this.topic,
-        partition: this.partition,
-        offset: known ? offset : -1n,
-        timestamp: appendTime >= 0 ? appendTime : r.timestamp,
-      });
-      if (known) offset++;
-    }
+    this.records.resolveAll(this.topic, this.partition, baseOffset, appendTime);
     this.finish();
   }
 
   fail(err: Error): void {
     if (this.done) return;
-    for (const r of this.records) r.reject(err);
+    this.records.rejectAll(err, this.recordError);
     this.finish();
   }
 

@@ -295,7 +295,7 @@ export class Producer {
   private async abortUnsent(err: Error): Promise<void> {
     for (;;) {
       for (const w of this.appender.waiting.takeAll()) {
-        w.record.reject(err);
+        this.appender.reject(w.record, err);
         settleWaiters(w);
       }
       for (const batch of this.accumulator.takeAll()) this.sender.failBatch(batch, err);

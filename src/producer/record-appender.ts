@@ -39,24 +39,29 @@ export class RecordAppender {
 
   constructor(private readonly parts: RecordAppenderParts) {
     this.sticky = new StickyPartitioner(parts.options.batchSize);
+    const transactions = parts.transactions;
+    if (transactions !== undefined) this.recordError = (err) => transactions.onRecordFailed(err) as Error;
   }
 
   /** Appends a record with its settlers attached, or queues it behind the records waiting. */
   submit(pending: PendingRecord, now: number): void {
-    const transactions = this.parts.transactions;
-    if (transactions !== undefined) {
-      const reject = pending.reject;
-      pending.reject = (err) => reject.call(pending, transactions.onRecordFailed(err) as Error);
-    }
     try {
       if (this.waiting.length === 0 && this.appendNow(pending, now)) return;
       this.waiting.push(pending, now);
       if (this.waiting.length === 1) void this.appendWaiting();
     } catch (err) {
       // A throwing partitioner rejects this send, as it did when appending ran inside the executor.
-      pending.reject(err as Error);
+      this.reject(pending, err as Error);
     }
   }
+
+  /** Rejects a record not appended to a batch: a transactional producer first learns of the failure. */
+  reject(record: PendingRecord, err: Error): void {
+    record.reject(this.recordError === undefined ? err : this.recordError(err));
+  }
+
+  /** How a transactional producer sees a record's failure (the fatal error when it is one); batches use it too. */
+  private readonly recordError: ((err: Error) => Error) | undefined;
 
   private appendNow(record: PendingRecord, now: number): boolean {
     const metadata = this.parts.topics.get(record.topic, now);
@@ -88,7 +93,7 @@ export class RecordAppender {
         }
         this.append(record, metadata, Date.now());
       } catch (err) {
-        record.reject(err instanceof Error ? err : new TidemarkError(String(err)));
+        this.reject(record, err instanceof Error ? err : new TidemarkError(String(err)));
       }
       this.waiting.shift();
       settleWaiters(w);
@@ -120,7 +125,8 @@ export class RecordAppender {
     }
     if (!Number.isInteger(partition) || partition >= count) {
       this.parts.memory.release(record.size);
-      record.reject(
+      this.reject(
+        record,
         new InvalidRecordError(`partition ${partition} is not in topic ${topic} (${count} partitions)`, topic),
       );
       return;
@@ -128,6 +134,7 @@ export class RecordAppender {
     record.partition = partition;
     this.parts.transactions?.maybeAdd(topic, partition);
     const result = this.parts.accumulator.append(record, now);
+    if (result.newBatch) result.batch.recordError = this.recordError;
     if (sticky) this.sticky.onAppend(topic, partition, record.size, result.switchAllowed, partitions);
     if (result.full || o.lingerMs === 0) this.parts.sender.wake();
     else if (result.newBatch) this.parts.sender.wakeAt(now + o.lingerMs);

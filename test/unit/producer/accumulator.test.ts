@@ -26,7 +26,8 @@ const leaderOne = () => 1;
 describe('RecordAccumulator', () => {
   it('fills a batch up to batchSize, then opens the next; full batches are ready at once', () => {
     const acc = new RecordAccumulator(config);
-    const results = Array.from({ length: 12 }, () => acc.append(record('t', 0), 1000));
+    // append() refills one result object: copied to keep each.
+    const results = Array.from({ length: 12 }, () => ({ ...acc.append(record('t', 0), 1000) }));
     expect(results.filter((r) => r.newBatch)).toHaveLength(2);
     expect(results[9].switchAllowed).toBe(true);
     expect(results[8].switchAllowed).toBe(false);
