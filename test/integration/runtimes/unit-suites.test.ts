@@ -19,9 +19,9 @@
  * differently from OpenSSL (src/network/security/tls.ts reads all three). In the tests: Deno sets a killed
  * child's signalCode before the child is gone (test/unit/offsets/child-process.test.ts waits for `exit`); on
  * Bun, node:v8 getHeapStatistics() walks the heap (5-9 ms a call) and JSC accounts memory late, so the length-bomb
- * fuzz reads process.memoryUsage() there and measures a large figure twice (test/unit/fuzz/outcome.ts); the
- * idempotent producer's out-of-order precondition is ordered by the fake, not by timing
- * (test/unit/producer/idempotence.test.ts).
+ * fuzz reads process.memoryUsage() there and measures a large figure twice, the second time after a full
+ * collection (test/unit/fuzz/outcome.ts); the idempotent producer's out-of-order precondition is ordered by the
+ * fake, not by timing (test/unit/producer/idempotence.test.ts).
  */
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
