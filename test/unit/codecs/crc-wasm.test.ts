@@ -3,18 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { crc32c, crc32cImplementation, crc32cJs, crc32cReference, TABLES } from '../../../codecs/crc.js';
 import { CRC32C_SCALAR_WASM_BASE64, CRC32C_WASM_BASE64, makeWasmCrc32c } from '../../../codecs/crc32c-wasm.js';
 import { assembleWat } from '../../../scripts/wat-assemble.js';
+import { Rng } from '../../conformance/random.js';
 
-/** Deterministic pseudo-random bytes (xorshift), so a failure reproduces. */
+/** Seeded random bytes (the tests' shared generator), so a failure reproduces. */
 function randomBytes(n: number, seed: number): Buffer {
-  const out = Buffer.allocUnsafe(n);
-  let x = seed | 1;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
+  return new Rng(seed).bytes(n);
 }
 
 /** [start, end) of random buffers of every length 0-300 at random offsets of `pool` (4 per length). */

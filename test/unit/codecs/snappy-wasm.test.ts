@@ -16,18 +16,14 @@ import {
   SNAPPY_WASM_MAX_BYTES,
 } from '../../../codecs/compression/snappy-wasm.js';
 import { assembleWat } from '../../../scripts/wat-assemble.js';
+import { Rng } from '../../conformance/random.js';
 
 const LIMIT = 64 * 1024 * 1024;
 
-/** Deterministic pseudo-random numbers (xorshift), so a failure reproduces. */
+/** Seeded integers below a bound (the tests' shared generator), so a failure reproduces. */
 function rng(seed: number): (bound: number) => number {
-  let x = seed | 1;
-  return (bound) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % bound;
-  };
+  const rand = new Rng(seed);
+  return (bound) => rand.int(bound);
 }
 
 /** `n` bytes: random, or (`runs`) random-length repeats of earlier bytes at random distances, as records are. */

@@ -18,16 +18,12 @@ import {
   makeWasmLz4Decompressor,
 } from '../../../../codecs/compression/lz4-wasm.js';
 import { assembleWat } from '../../../../scripts/wat-assemble.js';
+import { Rng } from '../../../conformance/random.js';
 
-/** Deterministic pseudo-random generator (xorshift), so a failure reproduces. */
+/** Seeded integers below a bound (the tests' shared generator), so a failure reproduces. */
 function rng(seed: number): (bound: number) => number {
-  let x = seed | 1;
-  return (bound) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % bound;
-  };
+  const rand = new Rng(seed);
+  return (bound) => rand.int(bound);
 }
 
 /**
