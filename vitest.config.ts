@@ -13,6 +13,8 @@ export default defineConfig({
   test: {
     // Teardown stops the brokers: a clean Kafka shutdown takes seconds, and SIGKILL follows only after 15 s.
     teardownTimeout: 60_000,
+    // Only the integration project runs on forks; two of its files at a time (see there).
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     projects: [
       {
         test: {
@@ -35,9 +37,15 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, RUNTIME_UNIT_SUITES],
           environment: 'node',
           globalSetup: ['test/harness/global-setup.ts'],
-          // Two JVM brokers already share a small machine: test files run one after another in one fork.
+          // Two files at a time, each in a fork of its own (maxForks above; vitest takes it only at the root).
+          // Most of an integration file's time is waiting: on brokers and clusters it starts, on JVM tools, on
+          // timeouts it provokes. One after another, the project was the long pole of a 28-minute CI run on
+          // this 2-core machine; two at a time, every file passed in a run beside other engineers' soaks and
+          // builds (load 5-12), after two waits that had assumed a quiet machine were fixed (acls, kill-loop).
+          // Files share the two brokers of the global setup, so topics and groups are named per test
+          // (uniqueTopicName, uniqueGroup); brokers a file starts itself carry its process id.
           pool: 'forks',
-          poolOptions: { forks: { singleFork: true } },
+          poolOptions: { forks: { singleFork: false } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
