@@ -66,7 +66,8 @@ export interface ConsumerOptions {
   maxPartitionFetchBytes?: number;
   /**
    * The memory bound: records fetched ahead, fetches in flight and the batch in the application's hands, in
-   * bytes, together. Default 33 554 432 (32 MiB).
+   * bytes, together. Default 33 554 432 (32 MiB). Memory of finished responses kept for reuse is not counted:
+   * up to as much again may lie idle (`metrics().responseMemory.idleBytes`).
    */
   maxBufferedBytes?: number;
   /**
@@ -75,7 +76,8 @@ export interface ConsumerOptions {
    * every response costs more CPU than decoding it on machines that give memory back to the kernel. By default
    * each batch's record bytes are copied out of that memory as they are decoded (one copy per batch), so a
    * record's `key`, `value` and `headers` stay valid for as long as the application holds them. With this option
-   * on, nothing is copied (less CPU: about 0.33 against 0.5 CPU s per 1M 100-byte records where measured) and
+   * on, nothing is copied (less CPU: 0.44 against 0.51 CPU s per 1M 100-byte records, 1.76 against 2.37 with
+   * 1 KiB values, where measured: docs/ARCHITECTURE.md, "The fetch path") and
    * **the contract changes**: a record's `key`, `value` and `headers` (their keys and values) are then valid only
    * until its batch is finished (the next batch is asked for, or a `processBatches` handler returns), after which
    * a later response may be read into their memory; copy what you keep (`Buffer.from(record.value)`). Records of
