@@ -2,9 +2,10 @@
  * One specific corruption of one broker response, then clean traffic (issue 22): a garbled handshake, a
  * silent connection after a lost Produce or ListOffsets answer, a garbled InitProducerId or Produce answer, a
  * log start above the log end, a base offset with a flipped high bit, an acknowledgement with an impossible
- * offset, an impossible throttle time, a Metadata answer whose leader names no broker, and an HTTP answer where
- * a broker should be. Each must end in recovery of the same client objects or in a typed error that says what
- * happened, never in a dead producer, a raw RangeError, or a position past the high watermark.
+ * offset, an impossible throttle time, a Metadata answer whose leader names no broker or no leader at all, and
+ * an HTTP answer where a broker should be. Each must end in recovery of the same client objects or in a typed
+ * error that says what happened, never in a dead producer, a raw RangeError, or a position past the high
+ * watermark.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiVersions } from '../../../protocol/apis/api-versions.js';
@@ -194,9 +195,11 @@ describe.each(targets())('one corrupted response, then clean, $label', (target) 
   });
 
   // The corruption soak's unacknowledged send: a garbled leader in one Metadata answer, served by the metadata
-  // cache until its max age (5 minutes), held every record for the partition (src/cluster/cluster.ts noteError).
+  // cache until its max age (5 minutes), held every record for the partition (src/cluster/cluster.ts noteError,
+  // src/producer/cluster-view.ts leaderUnknown).
   it.each([
     { garbled: 'a leader id that names no broker (a flipped bit)', leaderId: (id: number) => id ^ 4, errorCode: 0 },
+    { garbled: 'no leader (an election, or a flipped sign bit)', leaderId: () => -1, errorCode: 5 },
   ])('a Metadata answer with $garbled: fetched again, the producer sends', async ({ leaderId, errorCode }) => {
     proxy.onResponse(
       KEY.Metadata,
