@@ -10,6 +10,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiVersions } from '../../../protocol/apis/api-versions.js';
 import { Fetch } from '../../../protocol/apis/fetch.js';
+import { InitProducerId } from '../../../protocol/apis/init-producer-id.js';
 import { ListOffsets } from '../../../protocol/apis/list-offsets.js';
 import { Metadata } from '../../../protocol/apis/metadata.js';
 import { Produce } from '../../../protocol/apis/produce.js';
@@ -184,13 +185,29 @@ describe.each(targets())('one corrupted response, then clean, $label', (target) 
     }
   });
 
-  it('a garbled InitProducerId answer is retried: the producer lives', async () => {
+  // The flipped error code ended the corruption soak's producer once (BROKER_NOT_AVAILABLE from NONE, one bit).
+  it.each([
+    { garbled: 'garbled', rewrite: (r: ResponseContext) => garbage(r) },
+    {
+      garbled: 'with a flipped error code',
+      rewrite: rewriteBody(InitProducerId, (body) => {
+        body.errorCode ^= 8;
+      }),
+    },
+    {
+      garbled: 'with a flipped epoch sign',
+      rewrite: rewriteBody(InitProducerId, (body) => {
+        body.producerEpoch ^= -32_768;
+      }),
+    },
+  ])('an InitProducerId answer $garbled is retried: the producer lives', async ({ rewrite }) => {
     const before = proxy.stats.rewritten;
-    proxy.rewriteNextResponse((r) => garbage(r), { apiKey: KEY.InitProducerId });
+    proxy.rewriteNextResponse(rewrite, { apiKey: KEY.InitProducerId });
     const p = producer({ deliveryTimeoutMs: 30_000 });
     // The producer asks for its id on its own, before any send: it must get one after the garbled answer.
     await until(() => p.producerIdAndEpoch !== undefined, 20_000, 'a producer id after a garbled answer');
     expect(proxy.stats.rewritten - before).toBe(1);
+    expect(p.producerIdAndEpoch?.epoch).toBeGreaterThanOrEqual(0);
     expect((await send(p, 'after-garbled-init')).offset).toBeGreaterThanOrEqual(0n);
   });
 
