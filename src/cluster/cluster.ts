@@ -132,13 +132,16 @@ export class Cluster {
 
   /**
    * Tells the cache what a failed request learned: a leadership or connection error makes the topic's (or,
-   * without a topic, every) cached leader suspect.
+   * without a topic, every) cached leader suspect. So does a leader that names no known broker: the cache holds
+   * a leader id its own broker list lacks (one flipped bit in a Metadata answer makes one), and kept until its
+   * max age, that leader would hold every request for the partition for minutes.
    */
   noteError(err: unknown, topic?: string): void {
     const stale =
       (isKafkaError(err) && isStaleMetadataCode(err.code)) ||
       err instanceof ConnectionError ||
-      err instanceof RequestTimeoutError;
+      err instanceof RequestTimeoutError ||
+      err instanceof BrokerNotFoundError;
     if (stale) this.metadataCache.invalidate(topic);
   }
 
