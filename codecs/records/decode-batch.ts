@@ -33,6 +33,13 @@ export interface DecodeRecordsOptions extends RecordsContext {
   checkCrc?: boolean;
   /** Bound on a compressed batch's decompressed size. Default 64 MiB. */
   maxDecompressedBytes?: number;
+  /**
+   * Nothing returned may reference `buf` (a consumer whose response memory is reused): the records of a batch
+   * that is not compressed are copied into memory of their own first, once per batch, and decoded from there;
+   * a compressed batch already decompresses into memory of its own. Default false: keys, values and headers
+   * are views into `buf`.
+   */
+  copyOut?: boolean;
 }
 
 /** int64 as a number: exact for anything within ±2^53 (timestamps in ms are). */
@@ -87,6 +94,13 @@ export function decodeBatchV2(buf: Buffer, start: number, end: number, options: 
   if (batch.compression !== 0 && end > p) {
     if (count < 0) corrupt(ctx, `negative record count ${count}`, start + V2.recordCount);
     records = decompressRecords(buf.subarray(p, end), batch.compression, options, ctx);
+    p = 0;
+    recordsEnd = records.length;
+  } else if (options.copyOut === true && end > p) {
+    // One allocation and one copy per batch, not two per record (measured: docs/ARCHITECTURE.md, "The fetch
+    // path"). Below 4 KiB, Node serves it from its shared 8 KiB pool.
+    records = Buffer.allocUnsafe(end - p);
+    buf.copy(records, 0, p, end);
     p = 0;
     recordsEnd = records.length;
   }

@@ -48,6 +48,15 @@ function recordOf(m: LegacyMessage, base: bigint, delta: number, timestamp: numb
   return new KafkaRecord(base, delta, timestamp, key, viewIn(m.data, m.valueStart, m.valueLength), EMPTY_HEADERS);
 }
 
+/** `m` with its key and value copied into memory of their own, in one piece (DecodeRecordsOptions.copyOut). */
+function copiedOut(m: LegacyMessage): LegacyMessage {
+  const from = m.keyStart;
+  const to = m.valueStart + Math.max(m.valueLength, 0);
+  const data = Buffer.allocUnsafe(to - from);
+  m.data.copy(data, 0, from, to);
+  return { ...m, data, keyStart: 0, valueStart: m.valueStart - from };
+}
+
 /** Reads the message of the entry at `buf[start, end)` (prefix included, size already checked). */
 function readMessage(
   buf: Buffer,
@@ -104,7 +113,8 @@ export function decodeLegacyEntry(buf: Buffer, start: number, end: number, optio
   const wrapper = readMessage(buf, start, end, options);
   const batch = shallowBatch(wrapper, end - start - LOG_OVERHEAD);
   if (batch.compression === 0) {
-    batch.records.push(recordOf(wrapper, wrapper.offset, 0, wrapper.timestamp));
+    const message = options.copyOut === true ? copiedOut(wrapper) : wrapper;
+    batch.records.push(recordOf(message, wrapper.offset, 0, wrapper.timestamp));
     return batch;
   }
   const ctx = { topic: options.topic, partition: options.partition, baseOffset: wrapper.offset };

@@ -2,6 +2,7 @@ import { ProtocolError, TidemarkError } from '../../codecs/errors.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { isKafkaError, kafkaError } from '../../protocol/kafka-error.js';
 import type { Connection } from '../network/connection.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../network/connection-options.js';
 import { type BrokerAddress, ConnectionError, formatAddress, RequestTimeoutError } from '../network/errors.js';
 import { closeIfTimedOut } from '../network/silent-connection.js';
 import { parseBrokerAddress } from './address.js';
@@ -39,6 +40,8 @@ export class Cluster {
   private readonly bootstrap: BrokerAddress[];
   private readonly backoff: BackoffOptions;
   private readonly retryTimeoutMs: number;
+  /** Each connection's own bound on a request (ClusterOptions.requestTimeoutMs). */
+  private readonly requestTimeoutMs: number;
   private closed = false;
   /** Cuts short any retry wait when the cluster is closed. */
   private readonly closing = new AbortController();
@@ -48,6 +51,7 @@ export class Cluster {
     this.bootstrap = options.bootstrap.map((a) => (typeof a === 'string' ? parseBrokerAddress(a) : { ...a }));
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.retryTimeoutMs = options.retryTimeoutMs ?? options.requestTimeoutMs ?? DEFAULT_RETRY_TIMEOUT_MS;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const { bootstrap: _b, metadataMaxAgeMs, backoff: _bo, retryTimeoutMs: _r, ...connectionOptions } = options;
     this.pool = new BrokerPool(connectionOptions, this.backoff);
     this.metadataCache = new MetadataCache((topics) => this.fetchFromAnyBroker(topics), metadataMaxAgeMs);
@@ -132,13 +136,16 @@ export class Cluster {
 
   /**
    * Tells the cache what a failed request learned: a leadership or connection error makes the topic's (or,
-   * without a topic, every) cached leader suspect.
+   * without a topic, every) cached leader suspect. So does a leader that names no known broker: the cache holds
+   * a leader id its own broker list lacks (one flipped bit in a Metadata answer makes one), and kept until its
+   * max age, that leader would hold every request for the partition for minutes.
    */
   noteError(err: unknown, topic?: string): void {
     const stale =
       (isKafkaError(err) && isStaleMetadataCode(err.code)) ||
       err instanceof ConnectionError ||
-      err instanceof RequestTimeoutError;
+      err instanceof RequestTimeoutError ||
+      err instanceof BrokerNotFoundError;
     if (stale) this.metadataCache.invalidate(topic);
   }
 
@@ -182,22 +189,34 @@ export class Cluster {
     });
   }
 
-  /** One metadata request, retried on another connection after a transport failure. */
+  /**
+   * One metadata request, retried on another connection after a transport failure, all within retryTimeoutMs:
+   * a retry gets what is left of it as its request timeout (as Java's admin client bounds each try), and none
+   * starts once the backoff would use it up. A retry late in the budget used to get a whole request timeout of
+   * its own, so a refresh could take twice the budget, and a caller queued behind one refresh for the next
+   * (metadata-cache.ts) waits for both: the likely cause of the corruption soak's metadata() calls of 5.1-5.9 s
+   * against a 2 s budget (4 of 52 soaks).
+   */
   private async fetchFromAnyBroker(topics: string[] | null): Promise<ClusterMetadata> {
     const deadline = Date.now() + this.retryTimeoutMs;
     for (let failures = 1; ; failures++) {
       let connection: Connection | undefined;
+      let cut = false;
       try {
         connection = await this.anyConnection();
-        return await fetchMetadata(connection, { topics });
+        const left = deadline - Date.now();
+        cut = left < this.requestTimeoutMs;
+        return await fetchMetadata(connection, { topics, timeoutMs: cut ? Math.max(left, 1) : undefined });
       } catch (err) {
-        // Else anyConnection() would hand the same silent connection to every retry.
-        closeIfTimedOut(connection, err);
+        // Else anyConnection() would hand the same silent connection to every retry. A request cut short by the
+        // budget proves nothing about the connection, which others may be using.
+        if (!cut) closeIfTimedOut(connection, err);
         // A garbled answer is retried too: the next one need not be.
         const transient = err instanceof ConnectionError || err instanceof RequestTimeoutError;
         const garbled = err instanceof ProtocolError;
-        if (this.closed || !(garbled || (transient && err.retriable)) || Date.now() >= deadline) throw err;
-        await sleep(backoffDelay(failures, this.backoff), this.closing.signal);
+        const delay = backoffDelay(failures, this.backoff);
+        if (this.closed || !(garbled || (transient && err.retriable)) || Date.now() + delay >= deadline) throw err;
+        await sleep(delay, this.closing.signal);
       }
     }
   }

@@ -51,6 +51,8 @@ export interface ConsumerParts {
   ownsStore: boolean;
   resolver: PositionResolver;
   fetcher: Fetcher;
+  /** Where large Fetch responses are read (frame-pool.ts), for the metrics. */
+  frames: FramePool;
   delivery: Delivery;
   commits: CommitEngine;
   control: PositionControl;
@@ -98,8 +100,9 @@ export function buildParts(
     },
     signal: closing.signal,
   });
-  // Reused response memory: never more idle than the buffer budget (frame-pool.ts).
-  const frames = options.reuseFetchBuffers ? new FramePool(options.maxBufferedBytes) : undefined;
+  // Large responses are read into reused memory, never more idle than the buffer budget (frame-pool.ts); with
+  // default options what the application gets is copied out of it (chunk-reader.ts), else it is views into it.
+  const frames = new FramePool(options.maxBufferedBytes);
   fetcher = new Fetcher({
     cluster,
     connections: new FetchConnections(cluster, frames),
@@ -117,7 +120,11 @@ export function buildParts(
   const delivery = new Delivery({
     fetcher: f,
     positions,
-    decode: { checkCrc: options.fetch.checkCrc, readCommitted: options.fetch.readCommitted },
+    decode: {
+      checkCrc: options.fetch.checkCrc,
+      readCommitted: options.fetch.readCommitted,
+      copyOut: !options.reuseFetchBuffers,
+    },
     metrics,
     beforePoll: () => hooks.membership()?.notePoll(),
     isClosed: hooks.isClosed,
@@ -150,6 +157,7 @@ export function buildParts(
     ownsStore,
     resolver,
     fetcher: f,
+    frames,
     delivery,
     commits,
     control: new PositionControl(positions, f),

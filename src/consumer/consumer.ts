@@ -282,11 +282,12 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
   }
 
   metrics(): ConsumerMetrics {
-    const { metrics, positions, fetcher } = this.parts;
+    const { metrics, positions, fetcher, frames } = this.parts;
     return metrics.snapshot(
       positions,
       this.options.fetch.readCommitted,
       fetcher.buffer.buffered + fetcher.buffer.reserved,
+      frames.stats,
     );
   }
 

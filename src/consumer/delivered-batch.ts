@@ -27,6 +27,8 @@ export class DeliveredBatch implements ConsumerBatch {
     private readonly readCommitted: boolean,
     /** The chunk's last slice: finishing it frees the chunk's bytes. */
     readonly last: boolean,
+    /** The pooled memory the records lie in (`reuseFetchBuffers`), held until the batch settles; else none. */
+    frame: FrameLease | undefined,
   ) {
     this.topic = state.topic;
     this.partition = state.partition;
@@ -34,7 +36,6 @@ export class DeliveredBatch implements ConsumerBatch {
     this.lastStableOffset = chunk.lastStableOffset;
     this.logStartOffset = chunk.logStartOffset;
     this.moves = state.moves;
-    const frame = chunk.frame;
     frame?.hold();
     this.frame = frame;
   }
@@ -43,7 +44,8 @@ export class DeliveredBatch implements ConsumerBatch {
   readonly moves: number;
   /**
    * The pooled response memory the records lie in (`reuseFetchBuffers`), held until the batch settles: a
-   * detached batch may outlive its chunk (frame-pool.ts).
+   * detached batch may outlive its chunk (frame-pool.ts). With default options the records lie in copies
+   * (chunk-reader.ts) and the batch holds none.
    */
   frame: FrameLease | undefined;
 

@@ -307,7 +307,11 @@ export class Delivery {
     const startEpoch = s.positionEpoch;
     const d = reader.next(s.position, SLICE_BYTES);
     const last = d.error !== undefined || reader.done;
-    if (last) this.reader = undefined;
+    if (last) {
+      this.reader = undefined;
+      // Decoded from copies: nothing needs the chunk's response memory any more, though its bytes stay counted.
+      if (reader.copiesOut) letGoOfFrame(chunk);
+    }
     const lastEpoch = d.lastEpoch >= 0 ? d.lastEpoch : startEpoch;
     s.position = d.nextOffset;
     s.positionEpoch = lastEpoch;
@@ -326,6 +330,7 @@ export class Delivery {
         startEpoch,
         this.o.decode.readCommitted,
         last,
+        reader.copiesOut ? undefined : chunk.frame,
       );
     }
     // Nothing to process in this slice, so the partition is processed through it.

@@ -1,3 +1,4 @@
+import type { FramePoolStats } from './fetch/frame-pool.js';
 import type { Positions } from './positions.js';
 
 /** A running summary of durations, in milliseconds. */
@@ -37,6 +38,11 @@ export interface ConsumerMetrics {
   resets: number;
   rebalances: number;
   lag: PartitionLag[];
+  /**
+   * The memory large Fetch responses are read into (reused, src/consumer/fetch/frame-pool.ts): buffers made,
+   * times one was handed out again, and bytes idle in the pool (at most maxBufferedBytes).
+   */
+  responseMemory: { allocated: number; reused: number; idleBytes: number };
 }
 
 class Latency {
@@ -75,7 +81,12 @@ export class MetricsRecorder {
   readonly fetchLatency = new Latency();
   readonly commitLatency = new Latency();
 
-  snapshot(positions: Positions, readCommitted: boolean, bufferedBytes: number): ConsumerMetrics {
+  snapshot(
+    positions: Positions,
+    readCommitted: boolean,
+    bufferedBytes: number,
+    responseMemory: FramePoolStats,
+  ): ConsumerMetrics {
     return {
       fetchRequests: this.fetchRequests,
       fetchErrors: this.fetchErrors,
@@ -89,6 +100,7 @@ export class MetricsRecorder {
       resets: this.resets,
       rebalances: this.rebalances,
       lag: lagOf(positions, readCommitted),
+      responseMemory,
     };
   }
 }

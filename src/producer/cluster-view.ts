@@ -1,3 +1,5 @@
+import { ErrorCode } from '../../protocol/error-codes.js';
+import { kafkaError } from '../../protocol/kafka-error.js';
 import type { Cluster } from '../cluster/cluster.js';
 import type { TopicMetadata } from '../cluster/metadata.js';
 import type { Connection } from '../network/connection.js';
@@ -44,10 +46,16 @@ export class TopicView {
   private readonly refreshing = new Map<string, Promise<TopicMetadata>>();
   /** Topics whose last refresh failed, and when they may be tried again. */
   private readonly failedUntil = new Map<string, number>();
+  /** Topics refetched for a missing leader, and when the next such refetch may start. */
+  private readonly leaderRefetchAfter = new Map<string, number>();
+  /** Topics with a refetch for a missing leader scheduled (it wakes the sender, which asks again). */
+  private readonly leaderRefetchTimers = new Set<string>();
 
   constructor(
     private readonly cluster: ProducerCluster,
     private readonly onUpdate: () => void,
+    /** Least time between two refetches of a topic for a missing leader (the producer's retryBackoffMs). */
+    private readonly leaderRefetchBackoffMs = 100,
   ) {}
 
   /** The topic's metadata if known; starts a background recheck when the last one is old (`now`: the caller's clock). */
@@ -82,6 +90,28 @@ export class TopicView {
   markAllStale(err: unknown): void {
     this.cluster.noteError(err);
     for (const topic of this.topics.keys()) this.refreshInBackground(topic);
+  }
+
+  /**
+   * A partition of `topic` holds batches and the metadata names no leader for it (an election, or a garbled
+   * answer whose leader id came out negative). The cluster's cache would serve that answer again until its max
+   * age, minutes, so it is told the topic is stale and the topic is fetched anew: Java's `requestUpdate()` for
+   * unknown leaders. At most once per backoff per topic; a refetch due later wakes the sender when it is due.
+   */
+  leaderUnknown(topic: string): void {
+    if (this.refreshing.has(topic) || this.leaderRefetchTimers.has(topic)) return;
+    const waitMs = (this.leaderRefetchAfter.get(topic) ?? 0) - Date.now();
+    if (waitMs > 0) {
+      this.leaderRefetchTimers.add(topic);
+      setTimeout(() => {
+        this.leaderRefetchTimers.delete(topic);
+        this.onUpdate();
+      }, waitMs).unref();
+      return;
+    }
+    this.leaderRefetchAfter.set(topic, Date.now() + this.leaderRefetchBackoffMs);
+    this.cluster.noteError(kafkaError(ErrorCode.LEADER_NOT_AVAILABLE, { context: { api: 'Metadata', topic } }), topic);
+    this.refreshInBackground(topic);
   }
 
   refreshInBackground(topic: string): void {

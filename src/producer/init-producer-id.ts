@@ -1,8 +1,10 @@
 import { ProtocolError } from '../../codecs/errors.js';
 import { InitProducerId } from '../../protocol/apis/init-producer-id.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
 import { backoffDelay, sleep } from '../cluster/backoff.js';
 import { isRetriable } from '../cluster/deadline.js';
+import { ImplausibleResponseError } from '../network/errors.js';
 import { closeIfTimedOut } from '../network/silent-connection.js';
 import type { ProducerCluster } from './cluster-view.js';
 import type { IdempotenceState } from './idempotence.js';
@@ -12,10 +14,22 @@ import type { ResolvedProducerOptions } from './options.js';
 const TRANSACTION_TIMEOUT_MS = 60_000;
 
 /**
+ * The error codes that end the producer: the cluster will not give this client a producer id, and asking again
+ * does not change that. Java ends the producer on any code it does not retry; here any other code is retried,
+ * because one flipped bit makes BROKER_NOT_AVAILABLE (8) of NONE (0), and the corruption soak saw that kill a
+ * producer for good. Neither of these is one, two or three bit flips away from 0.
+ */
+const REFUSALS: ReadonlySet<number> = new Set([
+  ErrorCode.CLUSTER_AUTHORIZATION_FAILED,
+  ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+]);
+
+/**
  * Gets the idempotent producer its id and epoch (InitProducerId with no transactional id, which any broker
- * answers). Retriable failures are retried with backoff for as long as the producer runs; batches meanwhile wait
- * and expire by their delivery timeout, and so is an answer that cannot be read (garbled on the way: the next
- * one need not be). A refusal (e.g. CLUSTER_AUTHORIZATION_FAILED) ends the producer.
+ * answers). Failures are retried with backoff for as long as the producer runs (batches meanwhile wait and
+ * expire by their delivery timeout): an answer that cannot be read or that names a negative id or epoch (garbled
+ * on the way: the next one need not be), and any error code but a refusal (REFUSALS). A refusal ends the
+ * producer, and so does a failure the connection says will not change (the client was closed).
  */
 export class ProducerIdFetcher {
   private running = false;
@@ -58,6 +72,13 @@ export class ProducerIdFetcher {
         if (response.errorCode !== 0) {
           throw new KafkaError(response.errorCode, { context: { api: 'InitProducerId' } });
         }
+        if (response.producerId < 0n || response.producerEpoch < 0) {
+          // A broker hands out neither (ids and epochs count up from 0): the answer was garbled on the way.
+          throw new ImplausibleResponseError(
+            `producer id ${response.producerId} with epoch ${response.producerEpoch} in a successful answer`,
+            { api: 'InitProducerIdResponse', field: 'producerId' },
+          );
+        }
         if (this.stopped) return;
         this.state.setProducerId(response.producerId, response.producerEpoch);
         this.on.onReady();
@@ -65,7 +86,8 @@ export class ProducerIdFetcher {
       } catch (err) {
         if (this.stopped) return;
         closeIfTimedOut(connection, err);
-        if (!isRetriable(err) && !(err instanceof ProtocolError)) {
+        const refused = err instanceof KafkaError ? REFUSALS.has(err.code) : !isRetriable(err);
+        if (refused && !(err instanceof ProtocolError)) {
           this.on.onFatal(err instanceof Error ? err : new Error(String(err)));
           return;
         }

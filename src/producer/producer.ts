@@ -80,7 +80,7 @@ export class Producer {
     this.idempotence = o.idempotent ? new IdempotenceState() : undefined;
     this.maxRecordSize = Math.min(o.maxRequestSize - BATCH_OVERHEAD, o.bufferMemory);
     let sender: Sender | undefined;
-    this.topics = new TopicView(view, () => sender?.wake());
+    this.topics = new TopicView(view, () => sender?.wake(), o.retryBackoffMs);
     this.transactions = this.transactionManager(cluster, () => sender?.wake());
     sender = new Sender({
       options: o,

@@ -128,7 +128,7 @@ export class Sender {
 
     const exhausted = memory.exhausted;
     const ready = accumulator.ready(now, (t, p) => topics.leaderOf(t, p), exhausted);
-    for (const topic of ready.unknownLeaders) topics.refreshInBackground(topic);
+    for (const topic of ready.unknownLeaders) topics.leaderUnknown(topic);
     for (const [node, queues] of ready.byNode) {
       for (;;) {
         const connection = this.links.sendable(node, now);

@@ -9,6 +9,12 @@ export interface DecodeChunkOptions {
   checkCrc: boolean;
   readCommitted: boolean;
   maxDecompressedBytes?: number;
+  /**
+   * Records must not reference the chunk's pooled frame (default options, the frame goes back to the pool once
+   * the chunk is decoded): records of a chunk in pooled memory are decoded from a copy made per batch. Off with
+   * `reuseFetchBuffers`, whose keys, values and headers are views into the frame.
+   */
+  copyOut?: boolean;
 }
 
 /** One slice of a chunk, decoded: what the application sees of it, and where it ends. */
@@ -35,17 +41,22 @@ const MIN_ENTRY = 14;
  * application is through, and every young-generation collection in between copies them. Slices of tens of
  * kilobytes die young. Each slice is checked (CRC once per batch) and decoded by the records codec; control
  * batches are hidden, aborted transactions dropped under read_committed, and records before the position
- * skipped (a fetch may begin inside a batch). Keys and values stay views of the fetched bytes.
+ * skipped (a fetch may begin inside a batch). Keys and values are views of the fetched bytes, or with
+ * `copyOut` of a chunk in pooled memory, views of a copy of each batch's records.
  */
 export class ChunkReader {
   private pos = 0;
   private readonly filter: AbortedFilter | undefined;
+  /** Whether batches are decoded from copies: asked for, and the chunk lies in pooled memory (frame-pool.ts). */
+  readonly copiesOut: boolean;
 
   constructor(
     readonly chunk: CompletedFetch,
     private readonly options: DecodeChunkOptions,
   ) {
     this.filter = options.readCommitted ? new AbortedFilter(chunk.abortedTransactions) : undefined;
+    // A chunk in memory of its own (a small response, copied out of the network's scratch) needs no copy.
+    this.copiesOut = options.copyOut === true && chunk.frame !== undefined;
   }
 
   /** No complete batch left. */
@@ -66,6 +77,7 @@ export class ChunkReader {
         partition,
         checkCrc: this.options.checkCrc,
         maxDecompressedBytes: this.options.maxDecompressedBytes,
+        copyOut: this.copiesOut,
       }).batches;
     } catch (err) {
       if (!(err instanceof Error)) throw err;

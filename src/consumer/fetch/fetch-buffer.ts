@@ -21,7 +21,10 @@ export interface CompletedFetch {
   abortedTransactions: readonly { producerId: bigint; firstOffset: bigint }[] | null;
   /** The header scan met bytes that cannot be a batch: delivering this chunk fails the partition. */
   corrupt: boolean;
-  /** The pooled response memory `records` lies in, held until the chunk is released (frame-pool.ts). */
+  /**
+   * The pooled response memory `records` lies in, held until the chunk is released, or with default options
+   * until its last slice is decoded (frame-pool.ts); undefined for a response in memory of its own.
+   */
   frame: FrameLease | undefined;
 }
 
@@ -43,7 +46,7 @@ export class FetchBuffer {
     readonly limit: number,
     /** Called when bytes are released, so the fetch loop can use the room. */
     private readonly onSpace: () => void,
-    /** Set when response memory is reused (`reuseFetchBuffers`): each chunk holds its frame until released. */
+    /** Where large responses are read (frame-pool.ts): each chunk in its memory holds its frame until released. */
     private readonly frames?: FramePool,
   ) {}
 

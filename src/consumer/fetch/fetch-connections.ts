@@ -18,8 +18,8 @@ export interface DedicatedConnections {
  * One connection per broker for this consumer's fetches alone. A broker answers one connection's requests in
  * order, so a fetch parked for fetchMaxWaitMs would hold up every commit, heartbeat and metadata request queued
  * behind it on a shared connection; Java's consumer keeps its coordinator traffic apart for the same reason.
- * A connection that closes is replaced on next use. With `frames` (the consumer's `reuseFetchBuffers`), each
- * connection reads its large responses into that pool's memory (frame-pool.ts).
+ * A connection that closes is replaced on next use. With `frames` (every consumer's), each connection reads its
+ * large responses into that pool's memory (frame-pool.ts).
  */
 export class FetchConnections {
   private readonly open = new Map<number, Promise<Connection>>();

@@ -37,7 +37,7 @@ export interface FetcherOptions {
   settings: FetchSettings;
   /** The byte budget: fetched, in-flight and in-hand records together. */
   bufferBytes: number;
-  /** Reused response memory (`reuseFetchBuffers`), shared with the fetch connections; unset means fresh memory. */
+  /** Reused response memory (frame-pool.ts), shared with the fetch connections; unset means fresh memory. */
   frames?: FramePool;
   metrics: MetricsRecorder;
   emit: EventSink;

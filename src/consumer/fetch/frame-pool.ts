@@ -1,20 +1,22 @@
 /**
- * Reused Fetch response memory (the consumer option `reuseFetchBuffers`; docs/ARCHITECTURE.md, "The fetch path").
+ * Reused Fetch response memory (docs/ARCHITECTURE.md, "The fetch path").
  *
- * Without it every large response is fresh memory: the kernel faults its pages in and zeroes them, and V8 counts
- * it as external memory, which brings on old-space collections. With it, a consumer's fetch connections read
- * large frames (those the network layer would allocate, above its 64 KiB scratch) into memory from this pool,
- * and a frame's memory goes back to the pool once nothing of the consumer holds a view into it any more:
+ * Fresh memory for every large response costs the kernel's page faults and zeroing (on a machine that reclaims
+ * memory, glibc gives each freed response back and the next is faulted in again: bench/results/fresh-memory.md),
+ * and V8 counts it as external memory, which brings on old-space collections. So a consumer's fetch connections
+ * read large frames (those the network layer would allocate, above its 64 KiB scratch) into memory from this
+ * pool, and a frame's memory goes back to the pool once nothing of the consumer reads it any more:
  *
  * - the response itself, until the fetch source has applied it (`ConnectionFrames.responseHandled`);
- * - every chunk carved from it, until the buffer releases or drops the chunk (fetch-buffer.ts);
- * - every batch delivered from it, until that batch is settled (delivery.ts): a detached batch of
- *   `processBatches` may outlive its chunk.
+ * - every chunk carved from it, until the buffer releases or drops the chunk (fetch-buffer.ts), or with default
+ *   options until its last slice is decoded (delivery.ts): records are then decoded from copies (chunk-reader.ts);
+ * - with `reuseFetchBuffers`, whose records are views into the frame, every batch delivered from it, until that
+ *   batch is settled (delivery.ts): a detached batch of `processBatches` may outlive its chunk.
  *
  * Each holder releases once (the holders clear their reference as they release), so memory can come back late
- * (a batch never settled leaves it to the garbage collector) but never early. What the application keeps of a
- * record past its batch is its own business: the documented contract is that keys, values and headers are valid
- * until the batch is finished.
+ * (a batch never settled leaves it to the garbage collector) but never early. Under `reuseFetchBuffers`, what the
+ * application keeps of a record past its batch is its own business: the documented contract is then that keys,
+ * values and headers are valid until the batch is finished.
  */
 import type { FrameAllocator } from '../../network/frame-allocator.js';
 

@@ -4,8 +4,10 @@
  * also after the loop body awaited),
  * through a seek back and a pause/resume in the middle, and large responses are read into memory an earlier
  * response used: a value kept past its batch (against the option's contract) is overwritten by a later response.
- * With it off (the default contract), every value kept stays what it was. And with `processBatches`, whose
- * detached batches may outlive their chunk, every value is still right when a slow handler reads it.
+ * With it off (the default contract), responses are read into reused memory too, but records are decoded from
+ * copies: every value kept stays what it was while the memory it came from is read into again. And with
+ * `processBatches`, whose detached batches may outlive their chunk, every value is still right when a slow
+ * handler reads it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client.js';
@@ -24,6 +26,8 @@ interface ReadOutcome {
   /** Values kept past their batch (the first of every batch): how many still hold their bytes, and how many not. */
   keptIntact: number;
   keptOverwritten: number;
+  /** Responses read into memory an earlier response had used (the consumer's `responseMemory.reused`). */
+  framesReused: number;
 }
 
 /**
@@ -44,6 +48,7 @@ async function readAll(client: Client, topic: string, reuseFetchBuffers: boolean
   let sought = false;
   let pausedAt = -1;
   let batches = 0;
+  let framesReused = 0;
   consumer.assign([...Array(PARTITIONS).keys()].map((partition) => ({ topic, partition })));
   try {
     for await (const batch of consumer.batches({ signal: AbortSignal.timeout(90_000) })) {
@@ -62,8 +67,9 @@ async function readAll(client: Client, topic: string, reuseFetchBuffers: boolean
         records++;
       }
       const view = batch.records[0].value!;
-      // Only values in a large response's memory: small ones are copies out of the network's scratch.
-      if (view.buffer.byteLength > SCRATCH_BYTES) kept.push({ view, copy: Buffer.from(view) });
+      // With the option on, only values in a large response's memory: small ones are copies out of the network's
+      // scratch. Off, every value must keep its bytes.
+      if (!reuseFetchBuffers || view.buffer.byteLength > SCRATCH_BYTES) kept.push({ view, copy: Buffer.from(view) });
       if (!sought && next[0] > PER_PARTITION / 2) {
         // Back to a third: everything from there comes again, in order.
         sought = true;
@@ -83,6 +89,7 @@ async function readAll(client: Client, topic: string, reuseFetchBuffers: boolean
       }
       if (next.every((n) => n === PER_PARTITION)) break;
     }
+    framesReused = consumer.metrics().responseMemory.reused;
   } finally {
     await consumer.close();
   }
@@ -90,7 +97,7 @@ async function readAll(client: Client, topic: string, reuseFetchBuffers: boolean
   expect(sought).toBe(true);
   expect(pausedAt).toBe(-2);
   const keptIntact = kept.filter((k) => k.view.equals(k.copy)).length;
-  return { records, keptIntact, keptOverwritten: kept.length - keptIntact };
+  return { records, keptIntact, keptOverwritten: kept.length - keptIntact, framesReused };
 }
 
 describe.each(targets())('reuseFetchBuffers ($label)', (target) => {
@@ -117,6 +124,8 @@ describe.each(targets())('reuseFetchBuffers ($label)', (target) => {
   it('with the option off (the default), values kept past their batch keep their bytes', async () => {
     const off = await readAll(client, topic, false);
     expect(off.records).toBeGreaterThanOrEqual(PARTITIONS * PER_PARTITION + PER_PARTITION / 6);
+    // Responses were read into reused memory here too: what was kept did not stay in it.
+    expect(off.framesReused).toBeGreaterThan(0);
     expect(off.keptIntact).toBeGreaterThan(5);
     expect(off.keptOverwritten).toBe(0);
   }, 150_000);

@@ -2,14 +2,17 @@
  * One specific corruption of one broker response, then clean traffic (issue 22): a garbled handshake, a
  * silent connection after a lost Produce or ListOffsets answer, a garbled InitProducerId or Produce answer, a
  * log start above the log end, a base offset with a flipped high bit, an acknowledgement with an impossible
- * offset, an impossible throttle time, and an HTTP answer where a broker should be. Each must end in recovery
- * of the same client objects or in a typed error that says what happened, never in a dead producer, a raw
- * RangeError, or a position past the high watermark.
+ * offset, an impossible throttle time, a Metadata answer whose leader names no broker or no leader at all, and
+ * an HTTP answer where a broker should be. Each must end in recovery of the same client objects or in a typed
+ * error that says what happened, never in a dead producer, a raw RangeError, or a position past the high
+ * watermark.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiVersions } from '../../../protocol/apis/api-versions.js';
 import { Fetch } from '../../../protocol/apis/fetch.js';
+import { InitProducerId } from '../../../protocol/apis/init-producer-id.js';
 import { ListOffsets } from '../../../protocol/apis/list-offsets.js';
+import { Metadata } from '../../../protocol/apis/metadata.js';
 import { Produce } from '../../../protocol/apis/produce.js';
 import type { ApiDef, ResponseOf } from '../../../protocol/schema.js';
 import type { Client } from '../../../src/client.js';
@@ -34,7 +37,7 @@ import {
   until,
 } from './fault-kit.js';
 
-const KEY = { Produce: 0, Fetch: 1, ListOffsets: 2, ApiVersions: 18, InitProducerId: 22 } as const;
+const KEY = { Produce: 0, Fetch: 1, ListOffsets: 2, Metadata: 3, ApiVersions: 18, InitProducerId: 22 } as const;
 const PER_PARTITION = 300;
 const REQUEST_TIMEOUT_MS = 3_000;
 
@@ -182,14 +185,56 @@ describe.each(targets())('one corrupted response, then clean, $label', (target) 
     }
   });
 
-  it('a garbled InitProducerId answer is retried: the producer lives', async () => {
+  // The flipped error code ended the corruption soak's producer once (BROKER_NOT_AVAILABLE from NONE, one bit).
+  it.each([
+    { garbled: 'garbled', rewrite: (r: ResponseContext) => garbage(r) },
+    {
+      garbled: 'with a flipped error code',
+      rewrite: rewriteBody(InitProducerId, (body) => {
+        body.errorCode ^= 8;
+      }),
+    },
+    {
+      garbled: 'with a flipped epoch sign',
+      rewrite: rewriteBody(InitProducerId, (body) => {
+        body.producerEpoch ^= -32_768;
+      }),
+    },
+  ])('an InitProducerId answer $garbled is retried: the producer lives', async ({ rewrite }) => {
     const before = proxy.stats.rewritten;
-    proxy.rewriteNextResponse((r) => garbage(r), { apiKey: KEY.InitProducerId });
+    proxy.rewriteNextResponse(rewrite, { apiKey: KEY.InitProducerId });
     const p = producer({ deliveryTimeoutMs: 30_000 });
     // The producer asks for its id on its own, before any send: it must get one after the garbled answer.
     await until(() => p.producerIdAndEpoch !== undefined, 20_000, 'a producer id after a garbled answer');
     expect(proxy.stats.rewritten - before).toBe(1);
+    expect(p.producerIdAndEpoch?.epoch).toBeGreaterThanOrEqual(0);
     expect((await send(p, 'after-garbled-init')).offset).toBeGreaterThanOrEqual(0n);
+  });
+
+  // The corruption soak's unacknowledged send: a garbled leader in one Metadata answer, served by the metadata
+  // cache until its max age (5 minutes), held every record for the partition (src/cluster/cluster.ts noteError,
+  // src/producer/cluster-view.ts leaderUnknown).
+  it.each([
+    { garbled: 'a leader id that names no broker (a flipped bit)', leaderId: (id: number) => id ^ 4, errorCode: 0 },
+    { garbled: 'no leader (an election, or a flipped sign bit)', leaderId: () => -1, errorCode: 5 },
+  ])('a Metadata answer with $garbled: fetched again, the producer sends', async ({ leaderId, errorCode }) => {
+    proxy.onResponse(
+      KEY.Metadata,
+      rewriteFirst(Metadata, (body) => {
+        const partitions = body.topics.filter((t) => t.name === topic).flatMap((t) => t.partitions);
+        for (const q of partitions) {
+          q.leaderId = leaderId(q.leaderId);
+          q.errorCode = errorCode;
+        }
+        return partitions.length > 0;
+      }),
+    );
+    const before = proxy.stats.rewritten;
+    // Far below the cache's max age: the record fails with DeliveryTimeoutError unless the topic is fetched again.
+    const p = producer({ deliveryTimeoutMs: 8_000 });
+    const sent = await settle(send(p, 'after-garbled-leader'));
+    expect(sent.error, String(sent.error)).toBeUndefined();
+    expect(proxy.stats.rewritten - before).toBe(1);
   });
 
   it('a garbled Produce answer: the idempotent producer resends and the record is written once', async () => {

@@ -228,12 +228,13 @@ describe.concurrent.each(targets())('seeded corruption soak, $label', (target) =
       const healedAt = Date.now();
       // Recovery of the same objects: every record arrives, and each client answers.
       await until(() => tally.complete, 45_000, 'every record delivered after the corruption stopped');
-      // A throttle taken from a corrupted answer may mute the producer for up to its delivery timeout. Most
-      // likely what failed this soak's one dry run (commit b7a9f10): the send after healing timed out at 12 s
-      // with the event loop turning (a starved loop fires no timeout at all), behind a flipped throttle.
-      // Not the whole story: the wait below covers any such throttle, and the send after it still went
-      // unacknowledged in 3 of 36 soaks on a slower machine. The failure message now carries what the producer
-      // was waiting on (producerState), so the next one explains itself.
+      // A throttle taken from a corrupted answer may mute the producer for up to its delivery timeout: the wait
+      // below covers it. It did not explain the send after healing going unacknowledged (b7a9f10's dry run, 3 of
+      // 36 soaks in one session); producerState did: a link to node 268435457, a leader id with one bit flipped
+      // in a Metadata answer for the sink, which the metadata cache served for its 5-minute max age (fixed in
+      // src/cluster/cluster.ts noteError, and src/producer/cluster-view.ts leaderUnknown for a negative one).
+      // Once a flipped InitProducerId error code (BROKER_NOT_AVAILABLE) ended the producer instead
+      // (src/producer/init-producer-id.ts). producerState stays in the failure message for whatever comes next.
       await new Promise((r) => setTimeout(r, Math.max(0, healedAt + DELIVERY_TIMEOUT_MS - Date.now())));
       const afterSend = await observe('send after', DELIVERY_TIMEOUT_MS, () =>
         producer.send({ topic: sink, partition: 0, value: Buffer.from('after') }),

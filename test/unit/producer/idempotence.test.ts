@@ -160,6 +160,23 @@ describe('idempotent producer', () => {
     await expect(p.send({ topic: 't', value: 'y' })).rejects.toSatisfy((e) => isKafkaError(e));
   });
 
+  // One flipped bit turns NONE (0) into BROKER_NOT_AVAILABLE (8), or epoch 0 into -32768: the corruption soak saw
+  // the first end a producer for good. Only a refusal that asking again cannot change ends it.
+  it.each([
+    { garbled: 'an error code that is no refusal', answer: initProducerIdRefused(ErrorCode.BROKER_NOT_AVAILABLE) },
+    {
+      garbled: 'a negative epoch',
+      answer: { response: { throttleTimeMs: 0, errorCode: 0, producerId: 7n, producerEpoch: -32_768 } },
+    },
+  ])('retries an InitProducerId answer with $garbled: the producer lives', async ({ answer }) => {
+    const broker = fakeKafkaWith({ t: 1 });
+    broker.control('InitProducerId', () => answer, { times: 1 });
+    const p = idempotentProducer(broker);
+    expect((await p.send({ topic: 't', value: 'x' })).offset).toBe(0n);
+    expect(p.producerIdAndEpoch).toEqual({ producerId: 1000n, epoch: 0 });
+    expect(broker.seen.filter((r) => r.api === 'InitProducerId')).toHaveLength(2);
+  });
+
   it('wraps sequences as Java does', () => {
     expect(incrementSequence(5, 3)).toBe(8);
     expect(incrementSequence(2147483647, 1)).toBe(0);

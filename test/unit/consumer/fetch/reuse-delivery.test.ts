@@ -1,10 +1,12 @@
 /**
- * `reuseFetchBuffers` through the whole consumer, on the fake cluster (whose connections write each response into
- * the allocator's memory, as a socket would): batches handed to `processBatches` handlers are detached from the
- * cursor and may outlive their chunk (a seek drops it while they run), so each batch holds its frame until it
- * settles. Handlers that await before reading, and seek now and then, must still read every value as written,
- * while the memory of finished responses is read into again. Logic only: the real-broker test is
- * test/integration/consumer/reuse-fetch-buffers.test.ts.
+ * Reused response memory through the whole consumer, with `reuseFetchBuffers` and with default options, on the
+ * fake cluster (whose connections write each response into the allocator's memory, as a socket would): batches
+ * handed to `processBatches` handlers are detached from the cursor and may outlive their chunk (a seek drops it
+ * while they run). With the option each batch holds its frame until it settles; by default its records lie in
+ * copies and it holds none. Handlers that await before reading, and seek now and then, must still read every
+ * value as written, while the memory of finished responses is read into again; by default a value kept past its
+ * batch must keep its bytes too. Logic only: the real-broker tests are
+ * test/integration/consumer/reuse-fetch-buffers.test.ts and copy-out.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { sleep } from '../../../../src/cluster/backoff.js';
@@ -23,7 +25,10 @@ afterEach(async () => {
   open = [];
 });
 
-describe('reuseFetchBuffers with processBatches (fake cluster)', () => {
+describe.each([
+  { reuseFetchBuffers: true, label: 'reuseFetchBuffers' },
+  { reuseFetchBuffers: false, label: 'default options (records decoded from copies)' },
+])('$label with processBatches (fake cluster)', ({ reuseFetchBuffers }) => {
   it.each([1, 2, 3, 4])(
     'a handler reads every value right after awaiting, across seeks, while response memory is reused (seed %i)',
     async (seed) => {
@@ -34,7 +39,7 @@ describe('reuseFetchBuffers with processBatches (fake cluster)', () => {
         { cluster: consumerView(kafka), coordinators: {} as Coordinators },
         {
           autoOffsetReset: 'earliest',
-          reuseFetchBuffers: true,
+          reuseFetchBuffers,
           fetchMaxWaitMs: 5,
           // Chunks of several 64 KiB slices, so a seek can drop a chunk while a batch sliced from it still runs.
           maxPartitionFetchBytes: 200_000,
@@ -74,8 +79,12 @@ describe('reuseFetchBuffers with processBatches (fake cluster)', () => {
       expect(timeout.aborted).toBe(false);
       expect(wrong.slice(0, 5)).toEqual([]);
       expect(seeks).toBeGreaterThanOrEqual(3);
-      // The memory of finished batches was read into again (kept past their batch, against the contract).
-      expect(kept.filter((k) => !k.view.equals(k.copy)).length).toBeGreaterThan(0);
+      expect(consumer.metrics().responseMemory.reused).toBeGreaterThan(0);
+      const overwritten = kept.filter((k) => !k.view.equals(k.copy)).length;
+      // With the option, the memory of finished batches was read into again (kept past their batch, against the
+      // contract); without it, what was kept lies in copies, which nothing reuses.
+      if (reuseFetchBuffers) expect(overwritten).toBeGreaterThan(0);
+      else expect(overwritten).toBe(0);
     },
     90_000,
   );
