@@ -5,12 +5,11 @@
  * it for the next refresh waited for both (the corruption soak's metadata() calls: 5.1-5.9 s against 2 s).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { Metadata } from '../../../protocol/index.js';
 import { Cluster } from '../../../src/cluster/cluster.js';
 import { RequestTimeoutError } from '../../../src/network/errors.js';
 import { FakeServer, type SeenRequest } from '../network/fake-server.js';
 
-const API_VERSIONS_KEY = 18;
-const METADATA_KEY = 3;
 const RETRY_BUDGET_MS = 1_000;
 const REQUEST_TIMEOUT_MS = 3_000;
 /** When the first Metadata answer comes, garbled: well into the budget, with room for one retry. */
@@ -26,16 +25,9 @@ describe('a metadata refresh', () => {
   it('gives its last retry what is left of the retry budget, and keeps the connection it cut short', async () => {
     let metadataRequests = 0;
     const server = await FakeServer.start((req: SeenRequest) => {
-      if (req.apiKey === API_VERSIONS_KEY) {
-        const apiKeys = [
-          { apiKey: API_VERSIONS_KEY, minVersion: 0, maxVersion: 4 },
-          { apiKey: METADATA_KEY, minVersion: 0, maxVersion: 12 },
-        ];
-        req.socket.write(FakeServer.frame(req.correlationId, FakeServer.apiVersionsBody(req.version, { apiKeys })));
-        return;
-      }
+      if (FakeServer.answerHandshake(req)) return;
       // The first answer is bytes no Metadata response can be; every later request goes unanswered.
-      if (req.apiKey === METADATA_KEY && metadataRequests++ === 0) {
+      if (req.apiKey === Metadata.key && metadataRequests++ === 0) {
         const garbage = FakeServer.frame(req.correlationId, Buffer.from([0xff, 0xff, 0xff, 0xff, 0x01]), 1);
         setTimeout(() => req.socket.write(garbage), GARBLED_AFTER_MS);
       }

@@ -14,8 +14,6 @@ import { Cluster } from '../../../src/cluster/cluster.js';
 import { BrokerNotFoundError } from '../../../src/cluster/errors.js';
 import { FakeServer, type SeenRequest } from '../network/fake-server.js';
 
-const API_VERSIONS_KEY = 18;
-const METADATA_KEY = 3;
 const NODE = 1;
 /** Node 1 with its third bit flipped: no broker of the cluster. */
 const GARBLED_LEADER = NODE ^ 4;
@@ -30,15 +28,8 @@ afterEach(async () => {
 async function clusterWithGarbledFirstAnswer(): Promise<{ cluster: Cluster; metadataAnswers: () => number }> {
   let metadataAnswers = 0;
   const server = await FakeServer.start((req: SeenRequest) => {
-    if (req.apiKey === API_VERSIONS_KEY) {
-      const apiKeys = [
-        { apiKey: API_VERSIONS_KEY, minVersion: 0, maxVersion: 4 },
-        { apiKey: METADATA_KEY, minVersion: 0, maxVersion: 12 },
-      ];
-      req.socket.write(FakeServer.frame(req.correlationId, FakeServer.apiVersionsBody(req.version, { apiKeys })));
-      return;
-    }
-    if (req.apiKey !== METADATA_KEY) return;
+    if (FakeServer.answerHandshake(req)) return;
+    if (req.apiKey !== Metadata.key) return;
     const leaderId = metadataAnswers++ === 0 ? GARBLED_LEADER : NODE;
     const w = new Writer();
     responseCodec(Metadata, req.version).encode(w, {

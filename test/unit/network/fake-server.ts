@@ -78,6 +78,17 @@ export class FakeServer {
     return Buffer.concat([size, header, body]);
   }
 
+  /**
+   * Answers an ApiVersions request as a broker would (SERVED_API_KEYS, so the handshake needs one answer) and
+   * returns true; false for any other request, which the caller answers.
+   */
+  static answerHandshake(req: SeenRequest): boolean {
+    if (req.apiKey !== ApiVersions.key) return false;
+    const body = FakeServer.apiVersionsBody(req.version, { apiKeys: [...SERVED_API_KEYS] });
+    req.socket.write(FakeServer.frame(req.correlationId, body));
+    return true;
+  }
+
   static apiVersionsBody(version: number, value: ResponseInput<typeof ApiVersions>): Buffer {
     const w = new Writer();
     responseCodec(ApiVersions, version).encode(w, value);
