@@ -5,7 +5,7 @@ import { Client } from '../../../src/client.js';
 import { partitionForKey } from '../../../src/producer/murmur2.js';
 import { bootstrap, legacyBootstrap, uniqueTopicName } from '../../harness/context.js';
 import { parseJsonLines, runCommand } from '../../harness/java-program.js';
-import { javaInterop } from './java-interop.js';
+import { useJavaInterop } from './java-interop.js';
 import { readBack } from './read-back.js';
 import {
   type ComparableRecord,
@@ -28,6 +28,8 @@ const generations = [
 const codecs = ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const;
 const writable = codecs.filter((c) => c !== 'zstd' || zstdCompressionAvailable);
 const COUNT = 300;
+
+const javaInterop = useJavaInterop();
 
 interface JavaSent {
   i: number;
@@ -58,7 +60,12 @@ describe.each(generations)('interop on $label', ({ address }) => {
     async (codec) => {
       const topic = uniqueTopicName(`java-to-tm-${codec}`);
       await client.admin.createTopics([{ name: topic, numPartitions: 3, replicationFactor: 1 }]);
-      const sent = await javaInterop<JavaSent>(['produce', address!, topic, codec, String(COUNT)]);
+      const sent = await javaInterop<JavaSent>('produce', {
+        bootstrap: address,
+        topic,
+        compression: codec,
+        count: COUNT,
+      });
       expect(sent).toHaveLength(COUNT);
       const { records, batches } = await readBack(client, topic);
       expect(batches.every((b) => b.compression === CompressionCodec[codec])).toBe(true);
@@ -78,7 +85,7 @@ describe.each(generations)('interop on $label', ({ address }) => {
       const producer = client.producer({ compression: codec });
       const sent = await Promise.all(Array.from({ length: COUNT }, (_, i) => producer.send(specRecord(topic, i))));
       await producer.close();
-      const read = await javaInterop<JavaRead>(['consume', address!, topic, String(COUNT)]);
+      const read = await javaInterop<JavaRead>('consume', { bootstrap: address, topic, count: COUNT });
       expect(read).toHaveLength(COUNT);
       const byPosition = new Map(read.map((r) => [`${r.p}/${r.o}`, r]));
       sent.forEach((m, i) => {
@@ -125,7 +132,7 @@ describe.each(generations)('interop on $label', ({ address }) => {
       const producer = client.producer({ compression: 'lz4', acks: -1, idempotent: true, batchSize: 512 * 1024 });
       const sent = await producer.sendBatch(values.map((value, i) => ({ topic, partition: i % 2, value })));
       await producer.close();
-      const read = await javaInterop<JavaRead>(['consume', address!, topic, String(values.length)]);
+      const read = await javaInterop<JavaRead>('consume', { bootstrap: address, topic, count: values.length });
       expect(read).toHaveLength(values.length);
       const byPosition = new Map(read.map((r) => [`${r.p}/${r.o}`, r.v]));
       sent.forEach((m, i) => {
@@ -147,7 +154,11 @@ describe.each(generations)('interop on $label', ({ address }) => {
         { name: javaTopic, numPartitions: partitions, replicationFactor: 1 },
         { name: ourTopic, numPartitions: partitions, replicationFactor: 1 },
       ]);
-      const java = await javaInterop<{ i: number; p: number }>(['keyed', address!, javaTopic, '200']);
+      const java = await javaInterop<{ i: number; p: number }>('keyed', {
+        bootstrap: address,
+        topic: javaTopic,
+        count: 200,
+      });
       const producer = client.producer();
       const ours = await Promise.all(
         Array.from({ length: 200 }, (_, i) => producer.send({ topic: ourTopic, key: `key-${i}`, value: 'v' })),
@@ -162,7 +173,7 @@ describe.each(generations)('interop on $label', ({ address }) => {
 describe('partitioning against Java without a broker', () => {
   it('matches BuiltInPartitioner.partitionForKey for 3000 keys and many partition counts', async () => {
     const counts = [1, 2, 3, 4, 5, 7, 8, 10, 12, 16, 24, 31, 32, 50, 64, 100, 101, 1000];
-    const java = await javaInterop<{ n: number; p: number[] }>(['partition', '3000', ...counts.map(String)]);
+    const java = await javaInterop<{ n: number; p: number[] }>('partition', { count: 3000, partitions: counts });
     expect(java.map((j) => j.n)).toEqual(counts);
     for (const { n, p } of java) {
       const ours = p.map((_, i) => partitionForKey(Buffer.from(i % 10 === 9 ? `ключ-${i}-鍵` : `key-${i}`), n));

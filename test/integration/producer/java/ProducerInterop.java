@@ -1,8 +1,15 @@
+package dev.tidemark.producer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tidemark.harness.JsonLines;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -19,14 +26,16 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Kafka's Java clients as the oracle for tidemark's producer tests. Modes:
- *   produce BOOTSTRAP TOPIC COMPRESSION COUNT   writes the shared test records (see record-spec.ts), prints
- *                                               one JSON line per record: index, partition, offset, timestamp
- *   keyed BOOTSTRAP TOPIC COUNT                 writes records keyed "key-<i>", printing where each landed
- *   consume BOOTSTRAP TOPIC COUNT               reads COUNT records from the start of every partition and
- *                                               prints each as JSON (bytes in base64)
- *   partition COUNT PARTITIONS...               prints BuiltInPartitioner.partitionForKey for keys "key-<i>"
- *                                               and the multilingual keys, one JSON line per key
+ * Kafka's Java clients as the oracle for tidemark's producer tests, one JVM for a whole test file (the JsonLines
+ * protocol; one JVM per call cost a JVM start, class loading and a cold JIT each, 22 times per file). Ops, each
+ * answering a list of objects:
+ *   produce {bootstrap, topic, compression, count}  writes the shared test records (see record-spec.ts): index,
+ *                                                   partition, offset, timestamp of each
+ *   keyed {bootstrap, topic, count}                 writes records keyed "key-<i>": where each landed
+ *   consume {bootstrap, topic, count}               reads COUNT records from the start of every partition
+ *                                                   (bytes in base64)
+ *   partition {count, partitions: [...]}            BuiltInPartitioner.partitionForKey for keys "key-<i>" and the
+ *                                                   multilingual keys, per partition count
  * The record spec here and in record-spec.ts must stay identical.
  */
 public class ProducerInterop {
@@ -58,7 +67,7 @@ public class ProducerInterop {
   }
 
   static String b64(byte[] b) {
-    return b == null ? "null" : "\"" + Base64.getEncoder().encodeToString(b) + "\"";
+    return b == null ? null : Base64.getEncoder().encodeToString(b);
   }
 
   static KafkaProducer<byte[], byte[]> producer(String bootstrap, String compression) {
@@ -71,74 +80,95 @@ public class ProducerInterop {
   }
 
   public static void main(String[] args) throws Exception {
-    switch (args[0]) {
-      case "produce": {
-        int count = Integer.parseInt(args[4]);
-        try (KafkaProducer<byte[], byte[]> producer = producer(args[1], args[3])) {
-          List<Future<RecordMetadata>> sent = new ArrayList<>();
-          for (int i = 0; i < count; i++) {
-            sent.add(producer.send(new ProducerRecord<>(args[2], null, timestamp(i), utf8(key(i)), utf8(value(i)), headers(i))));
-          }
-          producer.flush();
-          for (int i = 0; i < count; i++) {
-            RecordMetadata m = sent.get(i).get();
-            System.out.printf("{\"i\":%d,\"p\":%d,\"o\":%d,\"ts\":%d}%n", i, m.partition(), m.offset(), m.timestamp());
-          }
-        }
-        break;
-      }
-      case "keyed": {
-        int count = Integer.parseInt(args[3]);
-        try (KafkaProducer<byte[], byte[]> producer = producer(args[1], "none")) {
-          List<Future<RecordMetadata>> sent = new ArrayList<>();
-          for (int i = 0; i < count; i++) sent.add(producer.send(new ProducerRecord<>(args[2], utf8("key-" + i), utf8("v"))));
-          producer.flush();
-          for (int i = 0; i < count; i++) System.out.printf("{\"i\":%d,\"p\":%d}%n", i, sent.get(i).get().partition());
-        }
-        break;
-      }
-      case "consume": {
-        int count = Integer.parseInt(args[3]);
-        Properties p = new Properties();
-        p.put("bootstrap.servers", args[1]);
-        p.put("enable.auto.commit", "false");
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-          List<TopicPartition> tps = new ArrayList<>();
-          for (PartitionInfo info : consumer.partitionsFor(args[2])) tps.add(new TopicPartition(args[2], info.partition()));
-          consumer.assign(tps);
-          consumer.seekToBeginning(tps);
-          int seen = 0;
-          long deadline = System.currentTimeMillis() + 30_000;
-          while (seen < count && System.currentTimeMillis() < deadline) {
-            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-              StringBuilder h = new StringBuilder();
-              for (Header header : r.headers()) {
-                if (h.length() > 0) h.append(',');
-                h.append("[\"").append(header.key()).append("\",").append(b64(header.value())).append(']');
-              }
-              System.out.printf("{\"p\":%d,\"o\":%d,\"ts\":%d,\"tt\":\"%s\",\"k\":%s,\"v\":%s,\"h\":[%s]}%n",
-                  r.partition(), r.offset(), r.timestamp(), r.timestampType().name, b64(r.key()), b64(r.value()), h);
-              seen++;
-            }
-          }
-        }
-        break;
-      }
+    JsonLines.serve(ProducerInterop::run, () -> {});
+  }
+
+  static Object run(JsonNode c) throws Exception {
+    switch (c.get("op").asText()) {
+      case "version":
+        return "1";
+      case "produce":
+        return produce(c.get("bootstrap").asText(), c.get("topic").asText(), c.get("compression").asText(), c.get("count").asInt());
+      case "keyed":
+        return keyed(c.get("bootstrap").asText(), c.get("topic").asText(), c.get("count").asInt());
+      case "consume":
+        return consume(c.get("bootstrap").asText(), c.get("topic").asText(), c.get("count").asInt());
       case "partition": {
-        int count = Integer.parseInt(args[1]);
-        for (int a = 2; a < args.length; a++) {
-          int partitions = Integer.parseInt(args[a]);
-          StringBuilder line = new StringBuilder("{\"n\":" + partitions + ",\"p\":[");
-          for (int i = 0; i < count; i++) {
-            if (i > 0) line.append(',');
-            line.append(BuiltInPartitioner.partitionForKey(utf8(i % 10 == 9 ? "ключ-" + i + "-鍵" : "key-" + i), partitions));
-          }
-          System.out.println(line.append("]}"));
-        }
-        break;
+        List<Integer> counts = new ArrayList<>();
+        for (JsonNode n : c.get("partitions")) counts.add(n.asInt());
+        return partition(c.get("count").asInt(), counts);
       }
       default:
-        throw new IllegalArgumentException("unknown mode " + args[0]);
+        throw new IllegalArgumentException("unknown op " + c.get("op").asText());
     }
+  }
+
+  static List<Map<String, Object>> produce(String bootstrap, String topic, String compression, int count) throws Exception {
+    List<Map<String, Object>> out = new ArrayList<>();
+    try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap, compression)) {
+      List<Future<RecordMetadata>> sent = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        sent.add(producer.send(new ProducerRecord<>(topic, null, timestamp(i), utf8(key(i)), utf8(value(i)), headers(i))));
+      }
+      producer.flush();
+      for (int i = 0; i < count; i++) {
+        RecordMetadata m = sent.get(i).get();
+        out.add(Map.of("i", i, "p", m.partition(), "o", m.offset(), "ts", m.timestamp()));
+      }
+    }
+    return out;
+  }
+
+  static List<Map<String, Object>> keyed(String bootstrap, String topic, int count) throws Exception {
+    List<Map<String, Object>> out = new ArrayList<>();
+    try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap, "none")) {
+      List<Future<RecordMetadata>> sent = new ArrayList<>();
+      for (int i = 0; i < count; i++) sent.add(producer.send(new ProducerRecord<>(topic, utf8("key-" + i), utf8("v"))));
+      producer.flush();
+      for (int i = 0; i < count; i++) out.add(Map.of("i", i, "p", sent.get(i).get().partition()));
+    }
+    return out;
+  }
+
+  static List<Map<String, Object>> consume(String bootstrap, String topic, int count) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    Properties p = new Properties();
+    p.put("bootstrap.servers", bootstrap);
+    p.put("enable.auto.commit", "false");
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> tps = new ArrayList<>();
+      for (PartitionInfo info : consumer.partitionsFor(topic)) tps.add(new TopicPartition(topic, info.partition()));
+      consumer.assign(tps);
+      consumer.seekToBeginning(tps);
+      long deadline = System.currentTimeMillis() + 30_000;
+      while (out.size() < count && System.currentTimeMillis() < deadline) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+          List<List<String>> h = new ArrayList<>();
+          for (Header header : r.headers()) h.add(Arrays.asList(header.key(), b64(header.value())));
+          Map<String, Object> record = new LinkedHashMap<>();
+          record.put("p", r.partition());
+          record.put("o", r.offset());
+          record.put("ts", r.timestamp());
+          record.put("tt", r.timestampType().name);
+          record.put("k", b64(r.key()));
+          record.put("v", b64(r.value()));
+          record.put("h", h);
+          out.add(record);
+        }
+      }
+    }
+    return out;
+  }
+
+  static List<Map<String, Object>> partition(int count, List<Integer> counts) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (int partitions : counts) {
+      List<Integer> chosen = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        chosen.add(BuiltInPartitioner.partitionForKey(utf8(i % 10 == 9 ? "ключ-" + i + "-鍵" : "key-" + i), partitions));
+      }
+      out.add(Map.of("n", partitions, "p", chosen));
+    }
+    return out;
   }
 }
