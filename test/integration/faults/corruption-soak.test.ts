@@ -230,7 +230,10 @@ describe.concurrent.each(targets())('seeded corruption soak, $label', (target) =
       await until(() => tally.complete, 45_000, 'every record delivered after the corruption stopped').catch(
         (err: unknown) => {
           // Seen once in 22 soaks (3.9): what the consumer was doing, for the next one.
-          throw new Error(`${(err as Error).message}; consumer: ${consumerState(consumer)}`, { cause: err });
+          const reader = `read ${tally.distinct} of ${tally.expected}, next ${[...next.values()]}, ${consumerErrors} errors`;
+          throw new Error(`${(err as Error).message}; ${reader}; consumer: ${consumerState(consumer)}`, {
+            cause: err,
+          });
         },
       );
       // A throttle taken from a corrupted answer may mute the producer for up to its delivery timeout: the wait
@@ -315,17 +318,6 @@ interface ProducerInsides {
  * flight and whether its sequences await a reset, each broker link's requests in flight and throttle. Private
  * state, read only to explain a failure; a renamed field gives "unavailable", never a second failure.
  */
-/** The consumer's positions, log ends and fetch counts, for a failure message. */
-function consumerState(consumer: Consumer): string {
-  const m = consumer.metrics();
-  return JSON.stringify({
-    fetchRequests: m.fetchRequests,
-    fetchErrors: m.fetchErrors,
-    responseMemory: m.responseMemory,
-    lag: m.lag.map((l) => `${l.partition}: position ${l.position} of ${l.logEndOffset}`),
-  });
-}
-
 function producerState(producer: Producer): string {
   try {
     const { idempotence, sender } = producer as unknown as ProducerInsides;
@@ -349,4 +341,15 @@ function producerState(producer: Producer): string {
   } catch (err) {
     return `unavailable (${err})`;
   }
+}
+
+/** The consumer's positions, log ends and fetch counts, for a failure message. */
+function consumerState(consumer: Consumer): string {
+  const m = consumer.metrics();
+  return JSON.stringify({
+    fetchRequests: m.fetchRequests,
+    fetchErrors: m.fetchErrors,
+    responseMemory: m.responseMemory,
+    lag: m.lag.map((l) => `${l.partition}: position ${l.position} of ${l.logEndOffset}`),
+  });
 }
