@@ -29,11 +29,17 @@ const REFUSALS: ReadonlySet<number> = new Set([
  * answers). Failures are retried with backoff for as long as the producer runs (batches meanwhile wait and
  * expire by their delivery timeout): an answer that cannot be read or that names a negative id or epoch (garbled
  * on the way: the next one need not be), and any error code but a refusal (REFUSALS). A refusal ends the
- * producer, and so does a failure the connection says will not change (the client was closed).
+ * producer, and so does a failure the connection says will not change (the client was closed). Records that
+ * expire meanwhile carry the last failure as their timeout's cause (`lastError`).
  */
 export class ProducerIdFetcher {
   private running = false;
   private stopped = false;
+  /**
+   * Why the last attempt failed, until one succeeds: a record that expires while the producer has no id names
+   * it (a broker that keeps refusing with a code retried here shows as delivery timeouts that say why).
+   */
+  lastError: unknown;
 
   constructor(
     private readonly cluster: ProducerCluster,
@@ -80,11 +86,13 @@ export class ProducerIdFetcher {
           );
         }
         if (this.stopped) return;
+        this.lastError = undefined;
         this.state.setProducerId(response.producerId, response.producerEpoch);
         this.on.onReady();
         return;
       } catch (err) {
         if (this.stopped) return;
+        this.lastError = err;
         closeIfTimedOut(connection, err);
         const refused = err instanceof KafkaError ? REFUSALS.has(err.code) : !isRetriable(err);
         if (refused && !(err instanceof ProtocolError)) {

@@ -99,9 +99,9 @@ export class BatchOutcomes {
     this.onError(batch, err);
   }
 
-  /** A queued batch outlived the delivery timeout. */
-  expire(batch: ProducerBatch): void {
-    this.failBatch(batch, this.timeoutError(batch, batch.lastError));
+  /** A queued batch outlived the delivery timeout; `waitedFor` is why it could not be sent, if nothing it sent failed. */
+  expire(batch: ProducerBatch, waitedFor?: unknown): void {
+    this.failBatch(batch, this.timeoutError(batch, batch.lastError ?? waitedFor));
   }
 
   /** Fails a batch for good; its records' promises reject with `err`. */

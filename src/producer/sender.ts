@@ -124,7 +124,9 @@ export class Sender {
     if (fetchesIds && (idempotence.resetWhereReady() || !idempotence.hasProducerId)) {
       this.producerIds?.fetch();
     }
-    for (const batch of accumulator.expire(now)) this.outcomes.expire(batch);
+    // A batch that never left because the producer has no id yet says why it has none.
+    const noIdBecause = fetchesIds && !idempotence.hasProducerId ? this.producerIds?.lastError : undefined;
+    for (const batch of accumulator.expire(now)) this.outcomes.expire(batch, noIdBecause);
 
     const exhausted = memory.exhausted;
     const ready = accumulator.ready(now, (t, p) => topics.leaderOf(t, p), exhausted);

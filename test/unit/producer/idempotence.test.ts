@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../protocol/error-codes.js';
 import { isKafkaError } from '../../../protocol/kafka-error.js';
+import { DeliveryTimeoutError } from '../../../src/producer/errors.js';
 import { incrementSequence } from '../../../src/producer/idempotence.js';
 import type { ProducerOptions } from '../../../src/producer/options.js';
 import { Producer } from '../../../src/producer/producer.js';
@@ -175,6 +176,19 @@ describe('idempotent producer', () => {
     expect((await p.send({ topic: 't', value: 'x' })).offset).toBe(0n);
     expect(p.producerIdAndEpoch).toEqual({ producerId: 1000n, epoch: 0 });
     expect(broker.seen.filter((r) => r.api === 'InitProducerId')).toHaveLength(2);
+  });
+
+  it('names the InitProducerId error in the delivery timeout of records that waited for an id', async () => {
+    const broker = fakeKafkaWith({ t: 1 });
+    broker.control('InitProducerId', () => initProducerIdRefused(ErrorCode.UNKNOWN_SERVER_ERROR));
+    const p = idempotentProducer(broker, { deliveryTimeoutMs: 300, requestTimeoutMs: 200 });
+    const err = await p.send({ topic: 't', value: 'x' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DeliveryTimeoutError);
+    expect((err as Error).message).toMatch(
+      /last error: .*UNKNOWN_SERVER_ERROR.*InitProducerId|InitProducerId.*UNKNOWN_SERVER_ERROR/,
+    );
+    expect(isKafkaError((err as Error).cause, 'UNKNOWN_SERVER_ERROR')).toBe(true);
+    expect(broker.seen.filter((r) => r.api === 'InitProducerId').length).toBeGreaterThan(1);
   });
 
   it('wraps sequences as Java does', () => {
