@@ -58,3 +58,9 @@ export function seedFor(base: number, ...labels: (string | number)[]): number {
   }
   return h;
 }
+
+/** The generator's floats in [0, 1) as a plain function, for code that takes a `() => number` (fault schedules). */
+export function seededRandom(seed: number): () => number {
+  const rng = new Rng(seed);
+  return () => rng.float();
+}

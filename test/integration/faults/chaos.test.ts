@@ -16,8 +16,9 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client.js';
 import type { GroupMembershipOptions, GroupProtocol } from '../../../src/consumer/group/membership.js';
+import { seededRandom } from '../../conformance/random.js';
 import { newClient, newTopic, produce, type Target, targets, uniqueGroup } from '../consumer/setup.js';
-import { ChildConsumer, faultSeed, removeChildScript, SOAK, seededRandom, waitUntil } from './child-consumer.js';
+import { ChildConsumer, faultSeed, removeChildScript, SOAK, waitUntil } from './child-consumer.js';
 import { InProcessMember } from './in-process-member.js';
 import { checkGroup, coversAll, missing, readSink, type SinkEntry } from './ledger.js';
 

@@ -199,18 +199,6 @@ export class ChildConsumer {
   }
 }
 
-/** mulberry32: a small seeded PRNG, so a failing fault schedule can be replayed with TIDEMARK_SEED. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function faultSeed(): number {
   const fromEnv = process.env.TIDEMARK_SEED;
   return fromEnv === undefined ? 0x7d3a11 : Number(fromEnv);

@@ -13,8 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DEFINITIONS, Metadata } from '../../../protocol/index.js';
 import { Consumer } from '../../../src/consumer/consumer.js';
 import { Producer } from '../../../src/producer/producer.js';
+import { seededRandom } from '../../conformance/random.js';
 import { newTopic, targets } from '../consumer/setup.js';
-import { CORRUPTION_KINDS, type CorruptionKind, corrupt, seededRandom } from './corruptions.js';
+import { CORRUPTION_KINDS, type CorruptionKind, corrupt } from './corruptions.js';
 import {
   deadline,
   isTyped,

@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client.js';
 import { parseGtoffset } from '../../../src/offsets/file/gtoffset-format.js';
 import { offsetFilePaths } from '../../../src/offsets/file/path-encoding.js';
+import { seededRandom } from '../../conformance/random.js';
 import { newClient, newTopic, produce, targets, uniqueGroup } from '../consumer/setup.js';
-import { ChildConsumer, faultSeed, removeChildScript, SOAK, seededRandom, waitUntil } from './child-consumer.js';
+import { ChildConsumer, faultSeed, removeChildScript, SOAK, waitUntil } from './child-consumer.js';
 import type { ChildConfig } from './consumer-child.js';
 import { checkRestarts, coversAll, missing, readSink, type SinkEntry } from './ledger.js';
 

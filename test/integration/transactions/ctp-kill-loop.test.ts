@@ -9,8 +9,9 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client.js';
+import { seededRandom } from '../../conformance/random.js';
 import { produce } from '../consumer/setup.js';
-import { ChildConsumer, faultSeed, removeChildScript, seededRandom, waitUntil } from '../faults/child-consumer.js';
+import { ChildConsumer, faultSeed, removeChildScript, waitUntil } from '../faults/child-consumer.js';
 import type { TransformChildConfig } from './transform-child.js';
 import { newClient, newTopic, readValues, targets, uniqueGroup } from './txn-setup.js';
 
