@@ -40,6 +40,12 @@ export interface DeliveryOptions {
  * CPU; Node 20 unchanged (bench/results/node24.md).
  */
 const SLICE_BYTES = 32 * 1024;
+/**
+ * And at most about this many records (whole batches, so a little more), which is what 32 KiB of uncompressed
+ * 100 B values holds: a compressed slice of 32 KiB decodes to several times as many records (lz4 at 100 B values,
+ * ~1,500), and survivors are counted in records, not in fetched bytes (chunk-reader.ts).
+ */
+const SLICE_RECORDS = 256;
 
 /**
  * The cursor the iterators share: takes fetched chunks in order, decodes them a slice at a time, and hands out
@@ -312,7 +318,7 @@ export class Delivery {
     const { chunk } = reader;
     const s = chunk.state;
     const startEpoch = s.positionEpoch;
-    const d = reader.next(s.position, SLICE_BYTES);
+    const d = reader.next(s.position, SLICE_BYTES, SLICE_RECORDS);
     const last = d.error !== undefined || reader.done;
     if (last) {
       this.reader = undefined;
