@@ -31,8 +31,21 @@ export interface DeliveryOptions {
 /**
  * Records per batch handed out: about this many bytes of whole record batches from a fetched chunk. Small
  * enough that decoded records die young (cheap collections), large enough that per-batch costs vanish.
+ *
+ * Why not 64 KiB, as before: the slice in hand is most of what survives each young-generation collection
+ * (~1,200 records at 100 B values, ~0.5 MB), and V8 grows the young generation once enough has survived. On
+ * Node 24 (V8 13.6), whose young generation grows to 32 MiB semi-spaces, that growth and the old-space
+ * collections around it kept mapping fresh pages: twice Node 20's page faults, 0.1-0.3 CPU s more per
+ * 2M records. Half the slice, half the survivors: Node 24 faults like Node 20 and its fetch costs 0.75x the
+ * CPU; Node 20 unchanged (bench/results/node24.md).
  */
-const SLICE_BYTES = 64 * 1024;
+const SLICE_BYTES = 32 * 1024;
+/**
+ * And at most about this many records (whole batches, so a little more), which is what 32 KiB of uncompressed
+ * 100 B values holds: a compressed slice of 32 KiB decodes to several times as many records (lz4 at 100 B values,
+ * ~1,500), and survivors are counted in records, not in fetched bytes (chunk-reader.ts).
+ */
+const SLICE_RECORDS = 256;
 
 /**
  * The cursor the iterators share: takes fetched chunks in order, decodes them a slice at a time, and hands out
@@ -305,7 +318,7 @@ export class Delivery {
     const { chunk } = reader;
     const s = chunk.state;
     const startEpoch = s.positionEpoch;
-    const d = reader.next(s.position, SLICE_BYTES);
+    const d = reader.next(s.position, SLICE_BYTES, SLICE_RECORDS);
     const last = d.error !== undefined || reader.done;
     if (last) {
       this.reader = undefined;

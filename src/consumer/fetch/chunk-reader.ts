@@ -1,4 +1,5 @@
 import { decodeRecords } from '../../../codecs/records/decode.js';
+import { V2 } from '../../../codecs/records/decode-batch.js';
 import { MAX_PRESIZED } from '../../../codecs/records/decode-records.js';
 import { CorruptRecordError } from '../../../codecs/records/errors.js';
 import { ControlRecordType, type RecordBatch } from '../../../codecs/records/types.js';
@@ -64,10 +65,14 @@ export class ChunkReader {
     return this.endOfNextSlice(1) === this.pos;
   }
 
-  next(position: bigint, sliceBytes: number): DecodedSlice {
+  /**
+   * Decodes the next slice: whole batches from the current position until `sliceBytes` of them (as fetched)
+   * or `sliceRecords` records (as their headers count them) are reached, whichever comes first.
+   */
+  next(position: bigint, sliceBytes: number, sliceRecords = Number.POSITIVE_INFINITY): DecodedSlice {
     const { chunk } = this;
     const { topic, partition } = chunk.state;
-    const end = this.endOfNextSlice(sliceBytes);
+    const end = this.endOfNextSlice(sliceBytes, sliceRecords);
     let batches: RecordBatch[];
     let error: Error | undefined;
     let errorOffset: bigint | undefined;
@@ -118,18 +123,26 @@ export class ChunkReader {
   }
 
   /**
-   * Where a slice of about `bytes` from the current position ends: after whole batches, read from their size
-   * fields only. A size that cannot be right takes the rest of the chunk, so the decoder names the problem.
+   * Where a slice of about `bytes` (or `records`) from the current position ends: after whole batches, read from
+   * their size fields (and v2 record counts) only. A size that cannot be right takes the rest of the chunk, so the
+   * decoder names the problem; a record count that cannot be right only ends the slice, and the decoder names it.
+   *
+   * Records count as well as bytes because a compressed batch decodes to several times its fetched size: 32 KiB
+   * of lz4 batches of 100 B values is ~1,500 records, whose objects are what survives a young collection.
    */
-  private endOfNextSlice(bytes: number): number {
+  private endOfNextSlice(bytes: number, records = Number.POSITIVE_INFINITY): number {
     const buf = this.chunk.records;
     let end = this.pos;
+    let counted = 0;
     while (buf.length - end >= PREFIX) {
       const size = buf.readInt32BE(end + 8);
       if (size < MIN_ENTRY) return buf.length;
       if (size > buf.length - end - PREFIX) break;
+      // A legacy entry (magic 0/1) counts as one record; a v2 batch header holds its record count.
+      counted +=
+        size >= V2.headerSize - PREFIX && buf[end + V2.magic] === 2 ? buf.readInt32BE(end + V2.recordCount) : 1;
       end += PREFIX + size;
-      if (end - this.pos >= bytes) break;
+      if (end - this.pos >= bytes || counted >= records) break;
     }
     return end;
   }

@@ -116,6 +116,18 @@ describe('ChunkReader', () => {
     ]);
   });
 
+  it('a slice also ends once its batches hold the records asked for, counted from their headers (compressed too)', () => {
+    const bytes = Buffer.concat(
+      [0n, 100n, 200n].map((b) => encodeRecordBatch(values('v', 100), { baseOffset: b, compression: 3 })),
+    );
+    const reader = new ChunkReader(chunk(bytes), { checkCrc: true, readCommitted: false });
+    // 150 records: the first batch (100) is short of it, the second (200) reaches it; bytes would take all three.
+    const first = reader.next(0n, 1 << 20, 150);
+    expect([first.records.length, first.nextOffset, reader.done]).toEqual([200, 200n, false]);
+    const rest = reader.next(first.nextOffset, 1 << 20, 150);
+    expect([rest.records.length, rest.nextOffset, reader.done]).toEqual([100, 300n, true]);
+  });
+
   it('a corrupt batch: the records before it, and the error naming it', () => {
     const good = encodeRecordBatch(values('g', 2), { baseOffset: 0n });
     const bad = Buffer.from(encodeRecordBatch(values('x', 2), { baseOffset: 2n }));

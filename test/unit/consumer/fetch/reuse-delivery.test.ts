@@ -41,7 +41,7 @@ describe.each([
           autoOffsetReset: 'earliest',
           reuseFetchBuffers,
           fetchMaxWaitMs: 5,
-          // Chunks of several 64 KiB slices, so a seek can drop a chunk while a batch sliced from it still runs.
+          // Chunks of several 32 KiB slices (delivery.ts), so a seek can drop a chunk while a batch sliced from it still runs.
           maxPartitionFetchBytes: 200_000,
           maxBufferedBytes: 1024 * 1024,
         },
