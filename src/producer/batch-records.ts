@@ -20,18 +20,26 @@ import {
   writeVarint,
 } from '../../codecs/records/encode-records.js';
 import type { PendingRecord, RecordGroup, RecordMetadata } from './batch.js';
+import type { BatchBuffers } from './batch-buffers.js';
 
 type Resolve = (metadata: RecordMetadata) => void;
 
 /**
- * Bytes a batch's buffer starts with (header included) unless its first record needs more; it doubles as it
- * fills, so a batch of few records does not hold a whole `batchSize`.
+ * Bytes a batch's buffer starts with (header included) without a pool of buffers, unless its first record
+ * needs more; it doubles as it fills, so a batch of few records does not hold a whole `batchSize`.
  */
 const INITIAL_CAPACITY = 16 * 1024;
 
+const NO_BYTES = Buffer.alloc(0);
+
 export class BatchRecords {
   /** Header room, then the records written so far (up to `end`). */
-  private buf = Buffer.allocUnsafe(0);
+  private buf: Buffer = NO_BYTES;
+  /** `buf` came from `pool` and goes back to it (release()). */
+  private pooled = false;
+
+  /** `pool`: where the batch's buffer comes from (batch-buffers.ts); none: a buffer of its own, grown by doubling. */
+  constructor(private readonly pool: BatchBuffers | undefined = undefined) {}
   private end: number = V2.headerSize;
   private baseTimestamp = 0;
   private maxTimestamp = -1;
@@ -223,12 +231,34 @@ export class BatchRecords {
     this.addSettler(index, source.resolvers[i], source.groupIndexes?.[i] ?? 0);
   }
 
-  /** Makes room for `bytes` more, doubling the buffer (records already written are copied once per doubling). */
+  /**
+   * Makes room for `bytes` more: the pool's buffer first, then doubling (records already written are copied
+   * once per doubling, and a pooled buffer left behind goes back at once: nothing was sent from it).
+   */
   private reserve(bytes: number): void {
-    if (this.end + bytes <= this.buf.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.end + bytes, 2 * this.buf.length, INITIAL_CAPACITY));
+    const needed = this.end + bytes;
+    if (needed <= this.buf.length) return;
+    const pool = this.pool;
+    if (this.buf === NO_BYTES && pool !== undefined && needed <= pool.bufferBytes) {
+      this.buf = pool.take();
+      this.pooled = true;
+      return;
+    }
+    const grown = Buffer.allocUnsafe(Math.max(needed, 2 * this.buf.length, INITIAL_CAPACITY));
     this.buf.copy(grown, 0, 0, this.end);
+    if (this.pooled) pool?.give(this.buf);
+    this.pooled = false;
     this.buf = grown;
+  }
+
+  /**
+   * Gives the buffer back to the pool: only once the broker has answered for the batch (batch-buffers.ts), and
+   * the records are not read again.
+   */
+  releaseBuffer(): void {
+    if (this.pooled) this.pool?.give(this.buf);
+    this.pooled = false;
+    this.buf = NO_BYTES;
   }
 }
 
