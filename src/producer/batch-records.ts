@@ -5,7 +5,8 @@
  * own: the prepared record, its key and value die young, and the garbage collector copies only the settlers of
  * the records in flight (`send()` per record spent about 40 % of its CPU in the collector copying them).
  */
-import { compress } from '../../codecs/compression/index.js';
+import { CompressionCodec, type CompressionCodecId, compress } from '../../codecs/compression/index.js';
+import { lz4Compress } from '../../codecs/compression/lz4.js';
 import { V2 } from '../../codecs/records/decode-batch.js';
 import { type EncodeBatchOptions, writeBatchHeader } from '../../codecs/records/encode-batch.js';
 import {
@@ -131,9 +132,12 @@ export class BatchRecords {
   /** The batch's wire bytes: the header filled in before the records, or before their compressed form. */
   encode(codec: number, level: number | undefined, header: EncodeBatchOptions): Buffer {
     let out: Buffer;
-    if (codec === 0) out = this.buf.subarray(0, this.end);
+    const raw = this.buf.subarray(V2.headerSize, this.end);
+    if (codec === CompressionCodec.none) out = this.buf.subarray(0, this.end);
+    // lz4 writes its frame after room for the header: no copy of the compressed records behind it.
+    else if (codec === CompressionCodec.lz4) out = lz4Compress(raw, 2, V2.headerSize);
     else {
-      const payload = compress(codec as 1, this.buf.subarray(V2.headerSize, this.end), { level, magic: 2 });
+      const payload = compress(codec as CompressionCodecId, raw, { level, magic: 2 });
       out = Buffer.allocUnsafe(V2.headerSize + payload.length);
       out.set(payload, V2.headerSize);
     }

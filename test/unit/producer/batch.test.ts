@@ -82,7 +82,10 @@ describe('ProducerBatch', () => {
     }
   });
 
-  it('compresses the same records, and patches the sequence of encoded bytes with a valid CRC', () => {
+  it('compresses the same records (gzip; lz4 written after the header room), patches the sequence with a valid CRC', () => {
+    const lz4 = decoded(filled([]).encode(3, undefined));
+    expect(lz4.records.map((r) => r.timestamp)).toEqual(timestamps);
+    expect(lz4.records.map((r) => r.value)).toEqual(timestamps.map((_, i) => record(i, 0, []).value));
     const batch = filled([]);
     const bytes = batch.encode(1, undefined);
     batch.setProducerState(5n, 0, 1000);
