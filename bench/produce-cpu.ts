@@ -4,7 +4,10 @@
  * 128 KiB batch, as bench/clients/tidemark-produce.ts sends them):
  *
  * - `encode none` / `encode lz4`: encodeRecordBatch of one batch (sizing, varints, copy, CRC-32C, compression);
- * - `lz4 compress`: lz4Compress of the batch's raw records section alone.
+ * - `lz4 compress`: lz4Compress of the batch's raw records section alone;
+ * - `batch none` / `batch lz4`: the producer's own per-batch path (src/producer/batch.ts): a ProducerBatch
+ *   filled by tryAppend (each record written into the batch's buffer), encoded, then completed (every record
+ *   resolved), with the tree's pool of batch buffers where it has one (src/producer/batch-buffers.ts).
  *
  * With `--baseline DIR` (a checkout of an earlier commit, e.g. `git archive REF | tar -x -C DIR` with its
  * node_modules linked) each piece runs from both trees in one process, in rotating order round by round, so
@@ -12,21 +15,40 @@
  *
  *   npx tsx bench/produce-cpu.ts [--baseline DIR] [--rounds N]
  */
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { payloadPool } from './produce-settings.js';
 
+interface ProducerBatchLike {
+  tryAppend(record: unknown, batchSize: number): boolean;
+  encode(codec: number, level: undefined): Buffer;
+  complete(baseOffset: bigint, logAppendTime: bigint): void;
+}
+
 interface Tree {
   name: string;
   encodeRecordBatch: (records: unknown[], options: object) => Buffer;
   lz4Compress: (data: Uint8Array) => Buffer;
+  /** A new empty producer batch of this tree, on its pool of batch buffers if it has one. */
+  newBatch: () => ProducerBatchLike;
 }
+
+const BATCH_SIZE = 128 * 1024;
 
 async function loadTree(name: string, root: string): Promise<Tree> {
   const batch = await import(resolve(root, 'codecs/records/encode-batch.ts'));
   const lz4 = await import(resolve(root, 'codecs/compression/lz4.ts'));
-  return { name, encodeRecordBatch: batch.encodeRecordBatch, lz4Compress: lz4.lz4Compress };
+  const { ProducerBatch } = await import(resolve(root, 'src/producer/batch.ts'));
+  const buffersFile = resolve(root, 'src/producer/batch-buffers.ts');
+  const pool = existsSync(buffersFile) ? new (await import(buffersFile)).BatchBuffers(BATCH_SIZE, 8) : undefined;
+  return {
+    name,
+    encodeRecordBatch: batch.encodeRecordBatch,
+    lz4Compress: lz4.lz4Compress,
+    newBatch: () => new ProducerBatch('t', 0, 0, 1, undefined, pool),
+  };
 }
 
 const { values: args } = parseArgs({ options: { baseline: { type: 'string' }, rounds: { type: 'string' } } });
@@ -47,8 +69,11 @@ const batch = Array.from({ length: RECORDS_PER_BATCH }, (_, i) => ({
   headers: NO_HEADERS,
   timestamp: now + (i >> 6),
   size: 110,
+  settings: undefined,
   resolve: () => {},
   reject: () => {},
+  group: undefined,
+  index: 0,
 }));
 const rawSection = trees[0].encodeRecordBatch(batch, { compression: 0 }).subarray(61);
 const rawBytes = rawSection.length;
@@ -59,7 +84,17 @@ const pieces: Piece[] = [
   { name: 'encode none', run: (t) => t.encodeRecordBatch(batch, { ...options, compression: 0 }) },
   { name: 'encode lz4', run: (t) => t.encodeRecordBatch(batch, { ...options, compression: 3 }) },
   { name: 'lz4 compress', run: (t) => t.lz4Compress(rawSection) },
+  { name: 'batch none', run: (t) => producerBatch(t, 0) },
+  { name: 'batch lz4', run: (t) => producerBatch(t, 3) },
 ];
+
+/** One producer batch's life without the network: appended to, encoded, answered. */
+function producerBatch(tree: Tree, codec: number): void {
+  const b = tree.newBatch();
+  for (const r of batch) b.tryAppend(r, BATCH_SIZE);
+  b.encode(codec, undefined);
+  b.complete(0n, -1n);
+}
 
 /** MB of raw records per CPU second over ~150 ms of repeated runs. */
 function measure(piece: Piece, tree: Tree): number {

@@ -199,18 +199,21 @@ export function lz4Decompress(data: Uint8Array, limit: number, options: Lz4Decom
 
 /**
  * One frame laid out as Kafka's Java producer writes it. `magic` 0 selects
- * the broken header checksum that magic 0 readers expect.
+ * the broken header checksum that magic 0 readers expect. `headroom`: bytes
+ * left unwritten before the frame in the returned buffer, for a header the
+ * caller writes there (the producer's batch header), so the frame is not
+ * copied once more behind it.
  */
-export function lz4Compress(data: Uint8Array, magic = 2): Buffer {
+export function lz4Compress(data: Uint8Array, magic = 2, headroom = 0): Buffer {
   const fullBlocks = Math.floor(data.length / KAFKA_BLOCK_SIZE);
   const rest = data.length - fullBlocks * KAFKA_BLOCK_SIZE;
   const bound = fullBlocks * (4 + lz4BlockBound(KAFKA_BLOCK_SIZE)) + (rest > 0 ? 4 + lz4BlockBound(rest) : 0);
-  const out = Buffer.allocUnsafe(7 + bound + 4);
-  out.writeUInt32LE(MAGIC, 0);
-  out[4] = FLG_VERSION | FLG_BLOCK_INDEPENDENCE;
-  out[5] = BD_64KB;
-  out[6] = (xxhash32(out, magic === 0 ? 0 : 4, 6) >>> 8) & 0xff;
-  let op = 7;
+  const out = Buffer.allocUnsafe(headroom + 7 + bound + 4);
+  out.writeUInt32LE(MAGIC, headroom);
+  out[headroom + 4] = FLG_VERSION | FLG_BLOCK_INDEPENDENCE;
+  out[headroom + 5] = BD_64KB;
+  out[headroom + 6] = (xxhash32(out, headroom + (magic === 0 ? 0 : 4), headroom + 6) >>> 8) & 0xff;
+  let op = headroom + 7;
   const compressBlock = lz4BlockCompressor();
   for (let pos = 0; pos < data.length; pos += KAFKA_BLOCK_SIZE) {
     const end = Math.min(pos + KAFKA_BLOCK_SIZE, data.length);

@@ -1,4 +1,5 @@
 import { type PendingRecord, ProducerBatch } from './batch.js';
+import { BatchBuffers } from './batch-buffers.js';
 
 /** One partition's batches waiting to be sent, oldest first; retries are put back at the front. */
 export interface PartitionQueue {
@@ -37,6 +38,11 @@ export interface AccumulatorConfig {
   compression: number;
   /** The producer's acks (default -1): a request carries batches of one acks only. */
   acks?: number;
+  /**
+   * The producer's highWaterMark: the pool of batch buffers keeps at most this many bytes of them unused
+   * (default: two buffers).
+   */
+  highWaterMark?: number;
 }
 
 /**
@@ -66,7 +72,13 @@ export class RecordAccumulator {
   flushing = 0;
   closing = false;
 
-  constructor(private readonly config: AccumulatorConfig) {}
+  /** Batch buffers, reused from one batch to the next (batch-buffers.ts). */
+  private readonly buffers: BatchBuffers;
+
+  constructor(private readonly config: AccumulatorConfig) {
+    const { batchSize, highWaterMark = 0 } = config;
+    this.buffers = new BatchBuffers(batchSize, Math.max(2, Math.ceil(highWaterMark / batchSize)));
+  }
 
   /** What append() returns: one object, refilled by each append (no allocation per record). */
   private readonly appended: AppendResult = {
@@ -93,7 +105,7 @@ export class RecordAccumulator {
     // The learnt ratio is the producer's codec's; a send's own codec fills batches by raw bytes.
     const learnt = this.config.compression !== 0 && record.settings === undefined;
     const ratio = learnt ? Math.min(1, (this.ratios.get(record.topic) ?? 1) * RATIO_SAFETY) : 1;
-    const batch = new ProducerBatch(record.topic, record.partition, now, ratio, record.settings);
+    const batch = new ProducerBatch(record.topic, record.partition, now, ratio, record.settings, this.buffers);
     batch.tryAppend(record, batchSize);
     batches.push(batch);
     this.track(batch);

@@ -1,6 +1,7 @@
 import { crc32c } from '../../codecs/crc.js';
 import { V2 } from '../../codecs/records/decode-batch.js';
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, NO_SEQUENCE } from '../../codecs/records/types.js';
+import type { BatchBuffers } from './batch-buffers.js';
 import { BatchRecords } from './batch-records.js';
 import type { BatchSettings } from './send-options.js';
 
@@ -51,7 +52,7 @@ export const BATCH_OVERHEAD = V2.headerSize;
  */
 export class ProducerBatch {
   /** Its records, written into its buffer as they are appended (batch-records.ts). */
-  private readonly records = new BatchRecords();
+  private readonly records: BatchRecords;
   /**
    * What each record rejects with when the batch fails: a transactional producer's view of the failure
    * (TransactionManager.onRecordFailed), set by whoever appends; undefined: the failure itself.
@@ -96,7 +97,11 @@ export class ProducerBatch {
     private readonly compressionRatio = 1,
     /** Its records' acks and compression when not the producer's (send-options.ts). */
     readonly settings: BatchSettings | undefined = undefined,
-  ) {}
+    /** The producer's pool of batch buffers (batch-buffers.ts); none: the batch allocates its own. */
+    private readonly buffers: BatchBuffers | undefined = undefined,
+  ) {
+    this.records = new BatchRecords(buffers);
+  }
 
   /** Bytes of buffer memory its records hold (their sizes), given back when the batch is done. */
   get reservedBytes(): number {
@@ -179,8 +184,10 @@ export class ProducerBatch {
   split(): [ProducerBatch, ProducerBatch] {
     const n = this.records.count;
     const half = Math.ceil(n / 2);
-    const first = new ProducerBatch(this.topic, this.partition, this.createdAt, this.compressionRatio, this.settings);
-    const second = new ProducerBatch(this.topic, this.partition, this.createdAt, this.compressionRatio, this.settings);
+    const halve = () =>
+      new ProducerBatch(this.topic, this.partition, this.createdAt, this.compressionRatio, this.settings, this.buffers);
+    const first = halve();
+    const second = halve();
     this.records.moveTo(first.records, 0, half);
     this.records.moveTo(second.records, half, n);
     // The reserved bytes are shared out by raw size, to the byte: the halves give back what this batch holds.
@@ -202,12 +209,17 @@ export class ProducerBatch {
     return [first, second];
   }
 
-  /** Resolves every record with its offset; `logAppendTime` replaces the timestamps when the topic uses it. */
+  /**
+   * Resolves every record with its offset; `logAppendTime` replaces the timestamps when the topic uses it. Called
+   * once the broker answered for the batch (or, with acks 0, once its request was written): its buffer goes back
+   * to the pool.
+   */
   complete(baseOffset: bigint, logAppendTime: bigint): void {
     if (this.done) return;
     const appendTime = logAppendTime >= 0n ? Number(logAppendTime) : -1;
     this.records.resolveAll(this.topic, this.partition, baseOffset, appendTime);
     this.finish();
+    this.records.releaseBuffer();
   }
 
   fail(err: Error): void {

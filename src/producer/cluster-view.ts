@@ -115,10 +115,11 @@ export class TopicView {
   }
 
   refreshInBackground(topic: string): void {
-    if ((this.failedUntil.get(topic) ?? 0) > Date.now()) return;
-    this.refresh(topic).catch(() => {
-      // The next use retries; send() and the sender report the error when it matters.
-    });
+    // One under way already: get() asks on every send() while a recheck is out, and a `.catch` per ask was a
+    // promise and a reaction per record for as long as the Metadata request took.
+    if (this.refreshing.has(topic) || (this.failedUntil.get(topic) ?? 0) > Date.now()) return;
+    // The next use retries; send() and the sender report the error when it matters.
+    this.refresh(topic).catch(ignore);
   }
 
   private refresh(topic: string): Promise<TopicMetadata> {
@@ -147,3 +148,5 @@ export class TopicView {
     return pending;
   }
 }
+
+function ignore(): void {}

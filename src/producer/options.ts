@@ -29,7 +29,10 @@ export interface ProducerOptions {
   compressionLevel?: number;
   /** How long a batch waits for more records before it is sent. Default 5 (Kafka 4.0's default). */
   lingerMs?: number;
-  /** Bytes per batch (one partition); a larger record gets a batch of its own. Default 16 384. */
+  /**
+   * Bytes per batch (one partition); a larger record gets a batch of its own. Default 16 384. Batch buffers of
+   * this size are reused, and up to `highWaterMark` bytes of them (at least two) are kept while unused.
+   */
   batchSize?: number;
   /** Bytes of records held before `send()` waits for room. Default 32 MiB. */
   bufferMemory?: number;

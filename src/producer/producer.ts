@@ -13,7 +13,7 @@ import { ProducerClosedError } from './errors.js';
 import { IdempotenceState } from './idempotence.js';
 import { type ProducerOptions, type ResolvedProducerOptions, resolveProducerOptions } from './options.js';
 import { RecordAppender } from './record-appender.js';
-import { type ProducerRecord, prepareRecord } from './record-input.js';
+import { clearPendingRecord, newPendingRecord, type ProducerRecord, prepareRecord } from './record-input.js';
 import { type RecordIntake, sendBatch } from './send-batch.js';
 import { PendingRecordRefusal, refuseLater } from './send-group.js';
 import { type SendOptions, SendSettings } from './send-options.js';
@@ -68,7 +68,7 @@ export class Producer {
     this.intake = {
       observer: this.observer,
       prepare: (record, options, now) => this.prepare(record, options, now),
-      submit: (pending, now) => this.appender.submit(pending, now),
+      submit: (pending, now) => this.submit(pending, now),
       send: (record, options) => this.send(record, options),
     };
     this.options = resolveProducerOptions(options, defaults.requestTimeoutMs);
@@ -134,8 +134,32 @@ export class Producer {
     // The shared executor puts the promise's settlers on `pending`: no closure per record.
     this.settling = pending;
     const promise = new Promise<RecordMetadata>(this.attachSettlers);
-    this.appender.submit(pending, now);
+    this.submit(pending, now);
     return promise;
+  }
+
+  /**
+   * The one PendingRecord that prepare() fills for each record (unless it is in use: a partitioner that sends
+   * from inside an append): a record appended at once is written into its batch there and then, so a
+   * PendingRecord of its own per `send()` would only be garbage, and garbage is what makes the collector run
+   * (each run copies every record in flight). A record that has to wait gets a copy of its own (RecordAppender).
+   */
+  private readonly reused = newPendingRecord();
+  private reusedBusy = false;
+
+  /** Hands a prepared record (settlers attached) to the appender; frees the reused one afterwards. */
+  private submit(pending: PendingRecord, now: number): void {
+    if (pending !== this.reused) {
+      this.appender.submit(pending, now, false);
+      return;
+    }
+    this.reusedBusy = true;
+    try {
+      this.appender.submit(pending, now, true);
+    } finally {
+      this.reusedBusy = false;
+      clearPendingRecord(pending);
+    }
   }
 
   /** The record checked and converted, or why this producer does not take it now. */
@@ -149,7 +173,7 @@ export class Producer {
     const refused = this.transactions?.sendError();
     if (refused !== undefined) return new PendingRecordRefusal(refused);
     try {
-      const pending = prepareRecord(record, now, this.maxRecordSize);
+      const pending = prepareRecord(record, now, this.maxRecordSize, this.reusedBusy ? undefined : this.reused);
       const settings = this.sendSettings.resolve(options);
       if (settings !== undefined) pending.settings = settings;
       return pending;

@@ -15,6 +15,7 @@ import { InvalidRecordError } from './errors.js';
 import { partitionForKey } from './murmur2.js';
 import type { ResolvedProducerOptions } from './options.js';
 import { StickyPartitioner } from './partitioner.js';
+import { copyPendingRecord } from './record-input.js';
 import type { Sender } from './sender.js';
 import type { TransactionManager } from './transaction-manager.js';
 import { settleWaiters, WaitingRecords } from './waiting-records.js';
@@ -43,11 +44,14 @@ export class RecordAppender {
     if (transactions !== undefined) this.recordError = (err) => transactions.onRecordFailed(err) as Error;
   }
 
-  /** Appends a record with its settlers attached, or queues it behind the records waiting. */
-  submit(pending: PendingRecord, now: number): void {
+  /**
+   * Appends a record with its settlers attached, or queues it behind the records waiting. `reused`: `pending`
+   * is the producer's reused PendingRecord, refilled by the next send, so a record that waits is queued as a copy.
+   */
+  submit(pending: PendingRecord, now: number, reused: boolean): void {
     try {
       if (this.waiting.length === 0 && this.appendNow(pending, now)) return;
-      this.waiting.push(pending, now);
+      this.waiting.push(reused ? copyPendingRecord(pending) : pending, now);
       if (this.waiting.length === 1) void this.appendWaiting();
     } catch (err) {
       // A throwing partitioner rejects this send, as it did when appending ran inside the executor.

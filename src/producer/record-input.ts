@@ -72,8 +72,17 @@ function headersOf(input: ProducerRecord['headers']): PendingRecord['headers'] {
   });
 }
 
-/** Checks a record and converts it to bytes, as Java's `send()` serialises before it appends. */
-export function prepareRecord(input: ProducerRecord, now: number, maxRecordSize: number): PendingRecord {
+/**
+ * Checks a record and converts it to bytes, as Java's `send()` serialises before it appends. `into`: an
+ * existing PendingRecord to fill instead of a new one (the producer's reused one, see Producer.prepare); every
+ * field is set, settlers included.
+ */
+export function prepareRecord(
+  input: ProducerRecord,
+  now: number,
+  maxRecordSize: number,
+  into?: PendingRecord,
+): PendingRecord {
   if (typeof input !== 'object' || input === null) throw new InvalidRecordError('a record must be an object');
   const { topic, partition } = input;
   if (typeof topic !== 'string' || topic.length === 0) throw new InvalidRecordError('a record needs a topic name');
@@ -85,22 +94,22 @@ export function prepareRecord(input: ProducerRecord, now: number, maxRecordSize:
   const ts = given === undefined || given === null ? now : given instanceof Date ? given.getTime() : given;
   if (ts !== now && (!Number.isSafeInteger(ts) || ts < 0))
     throw new InvalidRecordError(`invalid timestamp ${String(ts)}`, topic);
-  const record: PendingRecord = {
-    topic,
-    partition: partition ?? -1,
-    key: bytes(input.key, 'key'),
-    value: bytes(input.value, 'value'),
-    headers: headersOf(input.headers),
-    timestamp: ts,
-    size: 0,
-    // Present from the start, so every record has one shape (the accumulator's loads stay monomorphic).
-    settings: undefined,
-    resolve: unsettled,
-    reject: unsettled,
-    group: undefined,
-    index: 0,
-  };
+  const key = bytes(input.key, 'key');
+  const value = bytes(input.value, 'value');
+  const headers = headersOf(input.headers);
+  const record = into ?? newPendingRecord();
+  record.topic = topic;
+  record.partition = partition ?? -1;
+  record.key = key;
+  record.value = value;
+  record.headers = headers;
+  record.timestamp = ts;
   record.size = estimateSize(record);
+  record.settings = undefined;
+  record.resolve = unsettled;
+  record.reject = unsettled;
+  record.group = undefined;
+  record.index = 0;
   if (record.size > maxRecordSize) {
     throw new InvalidRecordError(
       `record of about ${record.size} bytes is larger than the producer allows (${maxRecordSize} bytes: maxRequestSize and bufferMemory bound it)`,
@@ -108,4 +117,54 @@ export function prepareRecord(input: ProducerRecord, now: number, maxRecordSize:
     );
   }
   return record;
+}
+
+/**
+ * An empty PendingRecord. Every one is made here or by copyPendingRecord, with the fields in one order, so all
+ * have one shape (the accumulator's loads stay monomorphic).
+ */
+export function newPendingRecord(): PendingRecord {
+  return {
+    topic: '',
+    partition: -1,
+    key: null,
+    value: null,
+    headers: NO_HEADERS,
+    timestamp: 0,
+    size: 0,
+    settings: undefined,
+    resolve: unsettled,
+    reject: unsettled,
+    group: undefined,
+    index: 0,
+  };
+}
+
+/** A copy of `r` of its own: what a record that waits keeps when it was prepared into the reused one. */
+export function copyPendingRecord(r: PendingRecord): PendingRecord {
+  return {
+    topic: r.topic,
+    partition: r.partition,
+    key: r.key,
+    value: r.value,
+    headers: r.headers,
+    timestamp: r.timestamp,
+    size: r.size,
+    settings: r.settings,
+    resolve: r.resolve,
+    reject: r.reject,
+    group: r.group,
+    index: r.index,
+  };
+}
+
+/** Drops what a reused PendingRecord refers to (the caller's bytes, a promise's settlers) once it is appended. */
+export function clearPendingRecord(r: PendingRecord): void {
+  r.key = null;
+  r.value = null;
+  r.headers = NO_HEADERS;
+  r.settings = undefined;
+  r.resolve = unsettled;
+  r.reject = unsettled;
+  r.group = undefined;
 }

@@ -82,7 +82,10 @@ describe('ProducerBatch', () => {
     }
   });
 
-  it('compresses the same records, and patches the sequence of encoded bytes with a valid CRC', () => {
+  it('compresses the same records (gzip; lz4 written after the header room), patches the sequence with a valid CRC', () => {
+    const lz4 = decoded(filled([]).encode(3, undefined));
+    expect(lz4.records.map((r) => r.timestamp)).toEqual(timestamps);
+    expect(lz4.records.map((r) => r.value)).toEqual(timestamps.map((_, i) => record(i, 0, []).value));
     const batch = filled([]);
     const bytes = batch.encode(1, undefined);
     batch.setProducerState(5n, 0, 1000);
@@ -132,6 +135,45 @@ describe('ProducerBatch', () => {
       { topic: 't', partition: 3, offset: -1n, timestamp: T0 + 50 },
       { topic: 't', partition: 3, offset: -1n, timestamp: T0 + 50 },
     ]);
+  });
+
+  it('keeps each record its own timestamp and settler when sends and grouped records mix, split or not', async () => {
+    // Runs of equal timestamps (as sends within one millisecond make) and grouped records after plain sends.
+    const stamps = [T0, T0, T0, T0 + 1, T0 + 1, T0 - 4, T0 - 4, T0, T0 + 9, T0 + 9];
+    const grouped = new Set([3, 4, 7, 8]);
+    const run = (split: boolean) => {
+      const pending: Promise<Outcome>[] = [];
+      const batch = new ProducerBatch('t', 3, 0);
+      const groupResults = new Promise<RecordMetadata[]>((resolve, reject) => {
+        const group = new SendGroup(grouped.size, resolve, reject);
+        let inGroup = 0;
+        for (const [i, ts] of stamps.entries()) {
+          const r = record(i, ts, pending);
+          if (grouped.has(i)) joinGroup(r, group, inGroup++);
+          batch.tryAppend(r, 1 << 20);
+        }
+      });
+      const halves = split ? batch.split() : [batch];
+      let base = 0n;
+      for (const half of halves) {
+        const count = half.recordCount;
+        half.complete(500n + base, -1n);
+        base += BigInt(count);
+      }
+      return { pending, groupResults };
+    };
+    for (const split of [false, true]) {
+      const { pending, groupResults } = run(split);
+      // A grouped record's own promise (made by record()) never settles: its group does.
+      const outcomes = await Promise.all(pending.map((o, i) => (grouped.has(i) ? ({} as Outcome) : o)));
+      for (const [i, ts] of stamps.entries()) {
+        if (grouped.has(i)) continue;
+        expect(outcomes[i].metadata).toEqual({ topic: 't', partition: 3, offset: 500n + BigInt(i), timestamp: ts });
+      }
+      expect((await groupResults).map((m) => [m.offset, m.timestamp])).toEqual(
+        [...grouped].map((i) => [500n + BigInt(i), stamps[i]]),
+      );
+    }
   });
 
   it('rejects through the error mapping a transactional producer sets', async () => {
