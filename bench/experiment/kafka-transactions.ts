@@ -45,7 +45,12 @@ export async function createOutputTopic(bootstrap: string, name: string, partiti
   }
 }
 
-/** Deliveries per input record, counted from the output topic as a read_committed consumer reads it. */
+/**
+ * Deliveries per input record, counted from the output topic as a read_committed consumer reads it, until the
+ * consumer's position reaches each partition's last stable offset. The position, not the last batch's
+ * `nextOffset`: a slice that holds only a transaction marker (the commit marker after a batch cut at its record
+ * cap) hands out no batch, and the position moves past it all the same.
+ */
 export async function readTransactionalOutput(
   config: ChildConfig,
   topic: ExperimentTopic,
@@ -53,22 +58,38 @@ export async function readTransactionalOutput(
 ): Promise<void> {
   const client = new Client({ bootstrap: [config.bootstrap], clientId: 'tidemark-experiment-count' });
   const consumer = new Consumer(client, { autoOffsetReset: 'earliest', isolationLevel: 'read_committed' });
+  const reachedEnd = new AbortController();
+  let watching: NodeJS.Timeout | undefined;
   try {
     const tps = Array.from({ length: topic.partitions }, (_, partition) => ({ topic: config.outputTopic, partition }));
     consumer.assign(tps);
     const ends = await client.offsets.latest(tps, { isolationLevel: 'read_committed' });
-    const left = new Set(ends.filter((e) => e.offset > 0n).map((e) => e.partition));
-    if (left.size === 0) return;
-    for await (const batch of consumer.batches({ signal: AbortSignal.timeout(300_000) })) {
-      for (const r of batch.records) {
-        const [partition, offset] = (r.value?.toString() ?? '').split(':').map(Number);
-        add(partition, offset);
+    const left = ends.filter((e) => e.offset > 0n);
+    if (left.length === 0) return;
+    const atEnd = async () => {
+      for (const end of left) if ((await consumer.position(end)) < end.offset) return false;
+      return true;
+    };
+    watching = setInterval(() => {
+      atEnd().then(
+        (done) => done && reachedEnd.abort(),
+        () => {},
+      );
+    }, 50);
+    const signal = AbortSignal.any([reachedEnd.signal, AbortSignal.timeout(300_000)]);
+    try {
+      for await (const batch of consumer.batches({ signal })) {
+        for (const r of batch.records) {
+          const [partition, offset] = (r.value?.toString() ?? '').split(':').map(Number);
+          add(partition, offset);
+        }
+        batch.ack();
       }
-      if (batch.nextOffset >= batch.lastStableOffset) left.delete(batch.partition);
-      batch.ack();
-      if (left.size === 0) break;
+    } catch (err) {
+      if (!reachedEnd.signal.aborted) throw err;
     }
   } finally {
+    clearInterval(watching);
     await consumer.close();
     await client.close();
   }

@@ -93,9 +93,12 @@ export class ConsumerRecord {
 
 /**
  * Consecutive records of one partition, in offset order, as `for await (const batch of consumer)` hands them
- * out: whole record batches of one fetch, about 64 KiB of them at a time (a fetched chunk is decoded a slice at
- * a time, so decoded records die young). Transaction markers and records of aborted transactions
- * (read_committed) are already gone, so offsets may have gaps; `nextOffset` is where the partition continues.
+ * out: whole record batches of one fetch, about 32 KiB or 256 records of them at a time (a fetched chunk is
+ * decoded a slice at a time, so decoded records die young). Transaction markers and records of aborted
+ * transactions (read_committed) are already gone, so offsets may have gaps; `nextOffset` is where the partition
+ * continues. A slice holding nothing else (say the commit marker after a slice that ended at its record count)
+ * hands out no batch: the partition counts as processed through it and `consumer.position()` moves past it, so
+ * to read up to an end offset, compare that with `position()`, not with the last batch's `nextOffset`.
  */
 export interface ConsumerBatch {
   readonly topic: string;

@@ -175,7 +175,7 @@ export class Consumer extends EventEmitter<ConsumerEventMap> implements AsyncIte
   }
 
   /**
-   * Batches of one partition's consecutive records (about 64 KiB each). Aborting `signal` stops delivery at the
+   * Batches of one partition's consecutive records (about 32 KiB or 256 records each). Aborting `signal` stops delivery at the
    * next batch boundary (the loop's next step rejects with the signal's reason): the batch whose body returned
    * counts as processed, and what was buffered behind it is neither delivered nor committed.
    */

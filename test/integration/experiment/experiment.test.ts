@@ -15,6 +15,22 @@ describe('crash experiment (reduced)', () => {
   const progress: string[] = [];
 
   beforeAll(async () => {
+    // Past this, fail with the experiment's own progress lines (which phase stalled), not a bare hook timeout.
+    let stalled: NodeJS.Timeout | undefined;
+    const unfinished = new Promise<never>((_, reject) => {
+      stalled = setTimeout(
+        () => reject(new Error(`crash experiment unfinished after 220 s:\n${progress.join('\n')}`)),
+        220_000,
+      );
+    });
+    try {
+      await Promise.race([experiment(), unfinished]);
+    } finally {
+      clearTimeout(stalled);
+    }
+  }, 240_000);
+
+  async function experiment(): Promise<void> {
     const log = (line: string) => progress.push(line);
     const topic = await prepareExperimentTopic(bootstrap(), 8_000, log);
     outcomes = await runExperiment({
@@ -30,7 +46,7 @@ describe('crash experiment (reduced)', () => {
       log,
     });
     sums = totals(outcomes);
-  }, 240_000);
+  }
 
   it('stopped every run mid-stream as planned, with both stop kinds', () => {
     expect(outcomes.map((r) => `${r.plan.mode}/${r.plan.kind}`)).toEqual([
