@@ -204,8 +204,10 @@ export class Cluster {
       let cut = false;
       try {
         connection = await this.anyConnection();
+        // Only a retry is cut to the budget: the first request of a refresh gets a whole request timeout, so a
+        // connection that never answers is found out (and closed) even when the budget is shorter than that.
         const left = deadline - Date.now();
-        cut = left < this.requestTimeoutMs;
+        cut = failures > 1 && left < this.requestTimeoutMs;
         return await fetchMetadata(connection, { topics, timeoutMs: cut ? Math.max(left, 1) : undefined });
       } catch (err) {
         // Else anyConnection() would hand the same silent connection to every retry. A request cut short by the

@@ -3,6 +3,8 @@
  * request timeout each, wherever in the budget they started: a garbled answer late in the budget, then a
  * broker that says nothing, made a refresh last the budget plus a request timeout, and a caller queued behind
  * it for the next refresh waited for both (the corruption soak's metadata() calls: 5.1-5.9 s against 2 s).
+ * Only retries are cut, though: a first request cut to a budget shorter than the request timeout left a silent
+ * connection open, and every later refresh was handed the same one.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Metadata } from '../../../protocol/index.js';
@@ -51,5 +53,34 @@ describe('a metadata refresh', () => {
     expect((err as RequestTimeoutError).timeoutMs).toBeLessThan(RETRY_BUDGET_MS);
     // The retry's connection was cut short by the budget, not found dead: it stays open for others.
     expect(cluster.pool.readyConnections()).toHaveLength(1);
+  });
+
+  it('gives its first request a whole request timeout, so a silent connection is closed even when the budget is shorter', async () => {
+    const connections: unknown[] = [];
+    let metadataRequests = 0;
+    const server = await FakeServer.start((req: SeenRequest) => {
+      if (!connections.includes(req.socket)) connections.push(req.socket);
+      if (FakeServer.answerHandshake(req)) return;
+      // Metadata is never answered.
+      if (req.apiKey === Metadata.key) metadataRequests++;
+    });
+    cleanup.push(() => server.close());
+    const cluster = new Cluster({
+      bootstrap: [`127.0.0.1:${server.port}`],
+      requestTimeoutMs: 1_500,
+      retryTimeoutMs: 500,
+      backoff: { initialMs: 50, maxMs: 50 },
+    });
+    cleanup.unshift(() => cluster.close());
+
+    const first = await cluster.metadata({ topics: ['t'] }).catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(RequestTimeoutError);
+    // Cut to the 500 ms budget, the request's timeout would prove nothing and the connection would stay in use.
+    expect((first as RequestTimeoutError).timeoutMs).toBe(1_500);
+    const second = await cluster.metadata({ topics: ['t'] }).catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(RequestTimeoutError);
+    expect(metadataRequests).toBe(2);
+    // The second refresh asked over a new connection: the silent one was closed.
+    expect(connections).toHaveLength(2);
   });
 });
