@@ -352,6 +352,7 @@ export type { ProduceConnection, ProducerCluster } from './producer/cluster-view
 export {
   type Acks,
   BufferExhaustedError,
+  type DeliveryCallback,
   DeliveryTimeoutError,
   DeliveryUncertainError,
   InvalidRecordError,

@@ -15,7 +15,13 @@ export interface RecordMetadata {
   timestamp: number;
 }
 
-/** What a grouped record settles into: a sendBatch() call (send-group.ts). */
+/**
+ * `send(record, callback)`: called once, on a later turn of the event loop, with the error that ended the
+ * record or with where it was written, as `send()`'s promise would settle.
+ */
+export type DeliveryCallback = (err: Error | undefined, metadata: RecordMetadata | undefined) => void;
+
+/** What a grouped record settles into: a sendBatch() call or a send() with a callback (send-group.ts). */
 export interface RecordGroup {
   delivered(index: number, metadata: RecordMetadata): void;
   failed(err: Error): void;

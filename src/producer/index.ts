@@ -1,4 +1,4 @@
-export type { RecordMetadata } from './batch.js';
+export type { DeliveryCallback, RecordMetadata } from './batch.js';
 export type { ProduceConnection, ProducerCluster } from './cluster-view.js';
 export {
   BufferExhaustedError,

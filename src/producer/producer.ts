@@ -6,15 +6,15 @@ import { type ProducerObserver, traceSend } from '../observability/producer-send
 import type { ConsumerGroupMetadata } from '../offsets/group-metadata.js';
 import type { OffsetCommit } from '../offsets/offset-store.js';
 import { RecordAccumulator } from './accumulator.js';
-import { BATCH_OVERHEAD, type PendingRecord, type RecordMetadata } from './batch.js';
+import { BATCH_OVERHEAD, type DeliveryCallback, type PendingRecord, type RecordMetadata } from './batch.js';
 import { BufferMemory } from './buffer-memory.js';
 import { type ProducerCluster, producerClusterOf, TopicView } from './cluster-view.js';
-import { ProducerClosedError } from './errors.js';
+import { InvalidRecordError, ProducerClosedError } from './errors.js';
 import { IdempotenceState } from './idempotence.js';
 import { type ProducerOptions, type ResolvedProducerOptions, resolveProducerOptions } from './options.js';
 import { RecordAppender } from './record-appender.js';
 import { clearPendingRecord, newPendingRecord, type ProducerRecord, prepareRecord } from './record-input.js';
-import { type RecordIntake, sendBatch } from './send-batch.js';
+import { type RecordIntake, sendBatch, sendWithCallback } from './send-batch.js';
 import { PendingRecordRefusal, refuseLater } from './send-group.js';
 import { type SendOptions, SendSettings } from './send-options.js';
 import { Sender } from './sender.js';
@@ -110,11 +110,38 @@ export class Producer {
    * `options` may give this record its own `acks` and `compression` (send-options.ts); records of a partition
    * keep their `send()` order whatever their settings.
    */
-  send(record: ProducerRecord, options?: SendOptions): Promise<RecordMetadata> {
+  send(record: ProducerRecord, options?: SendOptions): Promise<RecordMetadata>;
+  /**
+   * The same, answered through `callback` instead of a promise (as the Java client's `send(record, callback)`):
+   * called once, on a later turn of the event loop, with the error or with where the record was written. No
+   * promise per record, so it costs less CPU than `send()` for an application that does not await each record.
+   */
+  send(record: ProducerRecord, callback: DeliveryCallback): void;
+  send(record: ProducerRecord, options: SendOptions | undefined, callback: DeliveryCallback): void;
+  send(
+    record: ProducerRecord,
+    optionsOrCallback?: SendOptions | DeliveryCallback,
+    callback?: DeliveryCallback,
+  ): Promise<RecordMetadata> | undefined {
+    const options = typeof optionsOrCallback === 'function' ? undefined : optionsOrCallback;
+    const onDelivery = typeof optionsOrCallback === 'function' ? optionsOrCallback : callback;
+    if (onDelivery !== undefined && typeof onDelivery !== 'function') {
+      throw new InvalidRecordError('send(): the callback must be a function');
+    }
     this.observer?.onSend(1);
+    if (traced(TRACING_CHANNELS.producerSend)) {
+      const sent = traceSend(record, this.observer?.clientId ?? 'tidemark', (r) => this.sendRecord(r, options));
+      if (onDelivery === undefined) return sent;
+      sent.then(
+        (metadata) => onDelivery(undefined, metadata),
+        (err: Error) => onDelivery(err, undefined),
+      );
+      return undefined;
+    }
     // Untraced (the usual case) without the closure traceSend takes: one allocation less per record.
-    if (!traced(TRACING_CHANNELS.producerSend)) return this.sendRecord(record, options);
-    return traceSend(record, this.observer?.clientId ?? 'tidemark', (r) => this.sendRecord(r, options));
+    if (onDelivery === undefined) return this.sendRecord(record, options);
+    sendWithCallback(this.intake, record, options, onDelivery);
+    return undefined;
   }
 
   /**

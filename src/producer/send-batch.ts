@@ -1,14 +1,14 @@
 /**
- * `producer.sendBatch(records)`: the call itself. Each record goes through the producer's own intake (the
+ * `producer.sendBatch(records)` and `producer.send(record, callback)`: the calls themselves. Each record goes through the producer's own intake (the
  * checks, partition, batch and sequence of a `send()`, in the order given), joined to one SendGroup
  * (send-group.ts) instead of getting a promise of its own. Kept apart from producer.ts, which only lends it
  * its intake.
  */
 import type { ProducerObserver } from '../observability/producer-send.js';
-import type { PendingRecord, RecordMetadata } from './batch.js';
+import type { DeliveryCallback, PendingRecord, RecordMetadata } from './batch.js';
 import { InvalidRecordError } from './errors.js';
 import type { ProducerRecord } from './record-input.js';
-import { asError, joinGroup, PendingRecordRefusal, refuseLater, SendGroup } from './send-group.js';
+import { asError, CallbackDelivery, joinGroup, PendingRecordRefusal, refuseLater, SendGroup } from './send-group.js';
 import type { SendOptions } from './send-options.js';
 
 /** What sendBatch needs of the producer: its per-record steps, lent without exposing them as public API. */
@@ -47,6 +47,25 @@ export function sendBatch(
       intake.submit(prepared, now);
     }
   });
+}
+
+/** See Producer.send with a callback (untraced: a traced send() goes through its promise). */
+export function sendWithCallback(
+  intake: RecordIntake,
+  record: ProducerRecord,
+  options: SendOptions | undefined,
+  callback: DeliveryCallback,
+): void {
+  const now = Date.now();
+  const pending = intake.prepare(record, options, now);
+  if (pending instanceof PendingRecordRefusal) {
+    setImmediate(callback, asError(pending.err), undefined);
+    return;
+  }
+  const delivery = new CallbackDelivery(callback);
+  joinGroup(pending, delivery, 0);
+  intake.submit(pending, now);
+  delivery.submitted = true;
 }
 
 /** Resolves with every result once all are settled, or rejects with the first failure (in record order). */

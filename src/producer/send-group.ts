@@ -1,12 +1,13 @@
 /**
- * `producer.sendBatch(records)` (send-batch.ts): one promise for many records. Each record still goes through the producer
+ * `producer.sendBatch(records)` (send-batch.ts): one promise for many records; and `send(record, callback)`,
+ * a group of one settled through a callback. Each record still goes through the producer
  * one by one (its own checks, partition, batch and sequence, in the order given), but instead of a promise per
  * record it points at its group and its index there, and the group settles once every record has its answer.
  * That takes the promise, its two settling functions and the caller's reaction off each record: what a
  * per-record `send()` costs beyond the record itself.
  */
 import { TidemarkError } from '../../codecs/errors.js';
-import type { PendingRecord, RecordGroup, RecordMetadata } from './batch.js';
+import type { DeliveryCallback, PendingRecord, RecordGroup, RecordMetadata } from './batch.js';
 
 export class SendGroup implements RecordGroup {
   private readonly results: RecordMetadata[];
@@ -40,10 +41,46 @@ export class SendGroup implements RecordGroup {
 }
 
 /**
+ * `send(record, callback)`: a group of one that calls back instead of settling a promise, so the record costs
+ * no promise, no settling functions and no reaction (what the Java client's `send(record, callback)` costs).
+ * A callback that throws does not keep the batch's later records from their answers: its error is thrown again
+ * on the next tick, where an uncaught error is the application's to see.
+ */
+export class CallbackDelivery implements RecordGroup {
+  /** Set once send() has handed the record over: until then an answer is put off to a later turn. */
+  submitted = false;
+
+  constructor(private readonly callback: DeliveryCallback) {}
+
+  delivered(_index: number, metadata: RecordMetadata): void {
+    this.answer(undefined, metadata);
+  }
+
+  failed(err: Error): void {
+    // A record can fail inside send() itself (a partitioner that throws): the callback never runs before
+    // send() returned. Later failures are answered at once, so every callback has run when flush() resolves.
+    if (this.submitted) this.answer(err, undefined);
+    else setImmediate(this.callback, err, undefined);
+  }
+
+  private answer(err: Error | undefined, metadata: RecordMetadata | undefined): void {
+    try {
+      this.callback(err, metadata);
+    } catch (thrown) {
+      process.nextTick(rethrow, thrown);
+    }
+  }
+}
+
+function rethrow(err: unknown): never {
+  throw err;
+}
+
+/**
  * A grouped record's settlers: shared functions that find the group through `this` (every caller settles a
  * record as `record.resolve(...)` / `record.reject(...)`), so grouping allocates nothing per record.
  */
-export function joinGroup(record: PendingRecord, group: SendGroup, index: number): void {
+export function joinGroup(record: PendingRecord, group: RecordGroup, index: number): void {
   record.group = group;
   record.index = index;
   record.resolve = deliveredInGroup;

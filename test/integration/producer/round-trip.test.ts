@@ -96,6 +96,32 @@ describe.each(generations)('round trip on $label', ({ address }) => {
     expect(batches.every((b) => b.producerId >= 0n && b.compression === CompressionCodec[compression])).toBe(true);
   });
 
+  it.skipIf(address === null)('send with a callback: every record answered once, where it was written', async () => {
+    const topic = uniqueTopicName('produce-callback');
+    await client.admin.createTopics([{ name: topic, numPartitions: 3, replicationFactor: 1 }]);
+    const producer = client.producer({ compression: 'lz4', lingerMs: 10 });
+    const answered: (RecordMetadata | Error | undefined)[] = new Array(COUNT);
+    for (let i = 0; i < COUNT; i++) {
+      producer.send(specRecord(topic, i), (err, metadata) => {
+        expect(answered[i], `record ${i} answered twice`).toBeUndefined();
+        answered[i] = err ?? metadata;
+      });
+    }
+    // flush() resolves once every callback has run.
+    await producer.flush();
+    await producer.close();
+    const sent = answered as RecordMetadata[];
+    expect(sent.every((m) => m !== undefined && !(m instanceof Error))).toBe(true);
+    const { records } = await readBack(client, topic);
+    expect(records).toHaveLength(COUNT);
+    const byPosition = new Map(records.map((r) => [`${r.partition}/${r.offset}`, r]));
+    sent.forEach((m, i) => {
+      expect(byPosition.get(`${m.partition}/${m.offset}`), `record ${i}`).toEqual(
+        expectedRecord(i, m.partition, m.offset),
+      );
+    });
+  });
+
   it.skipIf(address === null).each([0, 1] as const)('acks %s', async (acks) => {
     const topic = uniqueTopicName(`produce-acks${acks}`);
     await client.admin.createTopics([{ name: topic, numPartitions: 2, replicationFactor: 1 }]);
