@@ -1,6 +1,7 @@
 /**
  * Alternating A/B child runs of the produce path: the produce child (bench/clients/tidemark-produce.ts, one
- * `send()` per record, or with `--child batch` tidemark-produce-batch.ts) of this tree and of one or more
+ * `send()` per record, or with `--child batch` tidemark-produce-batch.ts, `--child callback`
+ * tidemark-produce-callback.ts) of this tree and of one or more
  * baseline trees, each compiled as bench/child-build.ts compiles the bench's children, run in turn under
  * `node --trace-gc`, a fresh topic per run, the order rotating round by round so load drifts hit every tree
  * alike. Prints each run, then per tree the median CPU s per 1M records and scavenges (count and total ms,
@@ -10,7 +11,7 @@
  *
  *   mkdir -p /tmp/base && git archive main | tar -x -C /tmp/base && ln -s "$PWD/node_modules" /tmp/base/
  *   source /work/brokers.env  # or any KAFKA_BOOTSTRAP
- *   npx tsx bench/produce-ab.ts --baseline /tmp/base [--child send|batch] [--compression none,lz4]
+ *   npx tsx bench/produce-ab.ts --baseline /tmp/base [--child send,batch,callback] [--compression none,lz4]
  *       [--records 1000000] [--rounds 4]
  */
 import { loadavg } from 'node:os';
@@ -36,18 +37,28 @@ if (bootstrap === undefined) throw new Error('KAFKA_BOOTSTRAP must name the brok
 const CHILDREN: Record<string, string> = {
   send: 'bench/clients/tidemark-produce.ts',
   batch: 'bench/clients/tidemark-produce-batch.ts',
+  callback: 'bench/clients/tidemark-produce-callback.ts',
 };
-const childPath = CHILDREN[args.child];
-if (childPath === undefined) throw new Error(`--child ${args.child}: one of ${Object.keys(CHILDREN).join(', ')}`);
+const childNames = args.child.split(',');
+for (const c of childNames) {
+  if (CHILDREN[c] === undefined) throw new Error(`--child ${c}: one of ${Object.keys(CHILDREN).join(', ')}`);
+}
 const records = Number(args.records);
 const rounds = Number(args.rounds);
 const cases = args.compression.split(',');
 
+// Every child of every tree takes its turn (several children: the call shapes side by side in one tree).
 const trees = [
   { name: 'this tree', root: resolve(import.meta.dirname, '..') },
   ...(args.baseline ?? []).map((dir) => ({ name: dir, root: resolve(dir) })),
-];
-const bundles = await Promise.all(trees.map((t) => compiledChild(resolve(t.root, childPath))));
+].flatMap((t) =>
+  childNames.map((c) => ({
+    name: childNames.length > 1 ? `${t.name} (${c})` : t.name,
+    root: t.root,
+    child: CHILDREN[c],
+  })),
+);
+const bundles = await Promise.all(trees.map((t) => compiledChild(resolve(t.root, t.child))));
 const node = currentNode();
 const client = new Client({ bootstrap: [bootstrap], clientId: 'tidemark-produce-ab' });
 
@@ -106,7 +117,7 @@ const median = (a: number[]) => {
   return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-console.log(`node ${node.version}; child ${childPath}; ${records.toLocaleString('en-US')} records; ${rounds} rounds`);
+console.log(`node ${node.version}; child ${args.child}; ${records.toLocaleString('en-US')} records; ${rounds} rounds`);
 for (const compression of cases) {
   const runs = trees.map(() => [] as Run[]);
   for (let round = 0; round < rounds; round++) {

@@ -74,6 +74,12 @@ export const PRODUCE_CLIENTS: readonly ProduceClient[] = [
     run: (ctx, job) => nodeChild(ctx, ctx.node, 'tidemark-produce-batch.ts', job),
   },
   {
+    id: 'tidemark-callback',
+    name: 'tidemark (send with callback)',
+    probeAs: 'tidemark',
+    run: (ctx, job) => nodeChild(ctx, ctx.node, 'tidemark-produce-callback.ts', job),
+  },
+  {
     id: 'tidemark-node24',
     name: 'tidemark (Node 24)',
     run: (ctx, job) => nodeChild(ctx, node24Of(ctx), 'tidemark-produce.ts', job),
