@@ -13,6 +13,7 @@
  * The input is copied into the module's memory in 64 KiB chunks (one memcpy,
  * a small fraction of the table work), so memory stays at two pages.
  */
+import { instantiateEmbedded, type WasmCompile } from './wasm-module.js';
 
 /** Base64 of `npx tsx scripts/wat-assemble.ts codecs/crc32c.wat`. */
 export const CRC32C_WASM_BASE64 =
@@ -45,12 +46,6 @@ interface Exports {
   /** Only in the SIMD module. */
   blocks?: (state: number, ptr: number, blocks: number) => number;
   memory: { buffer: ArrayBuffer };
-}
-
-/** The part of the WebAssembly global used here (the project compiles without the DOM lib that declares it). */
-interface WebAssemblyApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Exports };
 }
 
 /**
@@ -102,7 +97,7 @@ export interface WasmCrc32cOptions {
   /** The modules to try, in order; default SIMD, then scalar-only. */
   modules?: readonly Crc32cWasmModule[];
   /** Compiles module bytes (default `new WebAssembly.Module`); a seam for tests of the fallback. */
-  compile?: (bytes: Uint8Array) => object;
+  compile?: WasmCompile;
 }
 
 const MODULE_BASE64: Record<Crc32cWasmModule, string> = {
@@ -111,21 +106,15 @@ const MODULE_BASE64: Record<Crc32cWasmModule, string> = {
 };
 
 function instantiate(tables: Int32Array, options: WasmCrc32cOptions): Exports | undefined {
-  const wasm = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
-  if (wasm === undefined) return undefined;
-  const compile = options.compile ?? ((bytes: Uint8Array) => new wasm.Module(bytes));
+  // A runtime without WebAssembly SIMD fails to compile the SIMD module: try the next. One that forbids
+  // compiling WebAssembly at all (e.g. a CSP) fails them all and keeps the JS loop.
   for (const kind of options.modules ?? ['simd', 'scalar']) {
-    try {
-      const module = compile(Buffer.from(MODULE_BASE64[kind], 'base64'));
-      const exports = new wasm.Instance(module, {}).exports;
-      const slices = new Uint8Array(tables.buffer, tables.byteOffset, tables.byteLength);
-      if (kind === 'simd') writeTables(exports.memory.buffer, tables);
-      else new Uint8Array(exports.memory.buffer).set(slices, 0);
-      return exports;
-    } catch {
-      // A runtime without WebAssembly SIMD fails to compile the SIMD module: try the next. One that forbids
-      // compiling WebAssembly at all (e.g. a CSP) fails them all and keeps the JS loop.
-    }
+    const exports = instantiateEmbedded<Exports>(MODULE_BASE64[kind], options.compile);
+    if (exports === undefined) continue;
+    if (kind === 'simd') writeTables(exports.memory.buffer, tables);
+    else
+      new Uint8Array(exports.memory.buffer).set(new Uint8Array(tables.buffer, tables.byteOffset, tables.byteLength), 0);
+    return exports;
   }
   return undefined;
 }

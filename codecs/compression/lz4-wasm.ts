@@ -16,6 +16,7 @@
  * pages and is never grown; larger blocks (other producers' frames) take the
  * JS path.
  */
+import { instantiateEmbedded, type WasmCompile } from '../wasm-module.js';
 import { LZ4_OUTPUT_OVERFLOW, lz4CompressBlock, lz4DecompressBlock } from './lz4-block.js';
 
 /** Base64 of `npx tsx scripts/wat-assemble.ts codecs/lz4-compress.wat`. */
@@ -37,12 +38,6 @@ interface Exports {
   memory: { buffer: ArrayBuffer };
 }
 
-/** The part of the WebAssembly global used here (the project compiles without the DOM lib that declares it). */
-interface WebAssemblyApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-}
-
 /** The signature of lz4CompressBlock: compresses src[start, end) into dst from dstStart, returns the end in dst. */
 export type Lz4BlockCompressor = (
   src: Uint8Array,
@@ -55,20 +50,7 @@ export type Lz4BlockCompressor = (
 /** How makeWasmLz4Compressor builds its module. */
 export interface WasmLz4Options {
   /** Compiles module bytes (default `new WebAssembly.Module`); a seam for tests of the fallback. */
-  compile?: (bytes: Uint8Array) => object;
-}
-
-/** The exports of the embedded module, or undefined where WebAssembly is missing or refuses it. */
-function instantiate<T>(base64: string, options: WasmLz4Options): T | undefined {
-  const wasm = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
-  if (wasm === undefined) return undefined;
-  try {
-    const compile = options.compile ?? ((bytes: Uint8Array) => new wasm.Module(bytes));
-    return new wasm.Instance(compile(Buffer.from(base64, 'base64')), {}).exports as T;
-  } catch {
-    // A runtime that forbids compiling WebAssembly (e.g. a CSP) keeps the JS codec.
-    return undefined;
-  }
+  compile?: WasmCompile;
 }
 
 /**
@@ -77,7 +59,7 @@ function instantiate<T>(base64: string, options: WasmLz4Options): T | undefined 
  * LZ4_WASM_MAX_BLOCK go to the JS compressor.
  */
 export function makeWasmLz4Compressor(options: WasmLz4Options = {}): Lz4BlockCompressor | undefined {
-  const exports = instantiate<Exports>(LZ4_COMPRESS_WASM_BASE64, options);
+  const exports = instantiateEmbedded<Exports>(LZ4_COMPRESS_WASM_BASE64, options.compile);
   if (exports === undefined) return undefined;
   const { compress } = exports;
   const memory = new Uint8Array(exports.memory.buffer);
@@ -129,7 +111,7 @@ interface DecompressExports {
  * the error) go to the JS decoder.
  */
 export function makeWasmLz4Decompressor(options: WasmLz4Options = {}): Lz4BlockDecompressor | undefined {
-  const exports = instantiate<DecompressExports>(LZ4_DECOMPRESS_WASM_BASE64, options);
+  const exports = instantiateEmbedded<DecompressExports>(LZ4_DECOMPRESS_WASM_BASE64, options.compile);
   if (exports === undefined) return undefined;
   const { decompress } = exports;
   const memory = new Uint8Array(exports.memory.buffer);

@@ -1,3 +1,4 @@
+import { instantiateEmbedded, type WasmCompile } from '../wasm-module.js';
 import type { SnappyBlock } from './snappy-block.js';
 
 /**
@@ -35,12 +36,6 @@ interface Exports {
   memory: { buffer: ArrayBuffer; grow: (pages: number) => number };
 }
 
-/** The part of the WebAssembly global used here (the project compiles without the DOM lib that declares it). */
-interface WebAssemblyApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Exports };
-}
-
 /**
  * Decodes `blocks` of `data` into `out` one after another, from offset 0, `total` bytes in all. Returns false,
  * having written nothing useful, when the input is corrupt or too large for the module (the caller then decodes
@@ -54,19 +49,9 @@ export type SnappyBlocksDecoder = (
 ) => boolean;
 
 /** Compiles the module, or returns undefined where WebAssembly is unavailable or refuses it. */
-export function makeWasmSnappyDecoder(compile?: (bytes: Uint8Array) => object): SnappyBlocksDecoder | undefined {
-  const wasm = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
-  if (wasm === undefined) return undefined;
-  let exports: Exports;
-  try {
-    const module = (compile ?? ((bytes: Uint8Array) => new wasm.Module(bytes)))(
-      Buffer.from(SNAPPY_WASM_BASE64, 'base64'),
-    );
-    exports = new wasm.Instance(module, {}).exports;
-  } catch {
-    // E.g. a CSP that forbids compiling WebAssembly: the JS decoder does the work.
-    return undefined;
-  }
+export function makeWasmSnappyDecoder(compile?: WasmCompile): SnappyBlocksDecoder | undefined {
+  const exports = instantiateEmbedded<Exports>(SNAPPY_WASM_BASE64, compile);
+  if (exports === undefined) return undefined;
   const { decode, memory } = exports;
   let bytes = new Uint8Array(memory.buffer);
   return (data, blocks, out, total) => {
