@@ -1,8 +1,8 @@
 /**
- * `producer.sendBatch(records)` and `producer.send(record, callback)`: the calls themselves. Each record goes through the producer's own intake (the
- * checks, partition, batch and sequence of a `send()`, in the order given), joined to one SendGroup
- * (send-group.ts) instead of getting a promise of its own. Kept apart from producer.ts, which only lends it
- * its intake.
+ * `producer.sendBatch(records)` and `producer.send(record, callback)`: the calls themselves. Each record goes
+ * through the producer's own intake (the checks, partition, batch and sequence of a `send()`, in the order
+ * given), joined to a group (send-group.ts: the call's SendGroup, or a CallbackDelivery of its own) instead of
+ * getting a promise of its own. Kept apart from producer.ts, which only lends it its intake.
  */
 import type { ProducerObserver } from '../observability/producer-send.js';
 import type { DeliveryCallback, PendingRecord, RecordMetadata } from './batch.js';

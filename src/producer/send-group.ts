@@ -1,8 +1,8 @@
 /**
  * `producer.sendBatch(records)` (send-batch.ts): one promise for many records; and `send(record, callback)`,
- * a group of one settled through a callback. Each record still goes through the producer
- * one by one (its own checks, partition, batch and sequence, in the order given), but instead of a promise per
- * record it points at its group and its index there, and the group settles once every record has its answer.
+ * a group of one settled through a callback. Each record still goes through the producer one by one (its own
+ * checks, partition, batch and sequence, in the order given), but instead of a promise per record it points
+ * at its group and its index there, and the group settles once every record has its answer.
  * That takes the promise, its two settling functions and the caller's reaction off each record: what a
  * per-record `send()` costs beyond the record itself.
  */

@@ -42,8 +42,23 @@ without the separator is an error. An unknown topic exits with 3.
     }
     const producer = client.producer({ acks, ...(acks === -1 ? {} : { idempotent: false }) });
     const bar = progress(ctx.io, `producing to ${topic}`, !ctx.json);
-    const sent: Promise<RecordMetadata>[] = [];
-    let failure: unknown;
+    // Tallied as the answers come (one callback per record, no promise kept per line): memory stays the same
+    // however many lines stdin has.
+    const byPartition = new Map<number, { partition: number; records: number; first: bigint; last: bigint }>();
+    let delivered = 0;
+    let failure: { line: number; err: Error } | undefined;
+    const tally = (m: RecordMetadata) => {
+      delivered++;
+      bar.tick();
+      const e = byPartition.get(m.partition);
+      if (e === undefined) {
+        byPartition.set(m.partition, { partition: m.partition, records: 1, first: m.offset, last: m.offset });
+        return;
+      }
+      e.records++;
+      if (m.offset < e.first) e.first = m.offset;
+      if (m.offset > e.last) e.last = m.offset;
+    };
     let lineNo = 0;
     try {
       const lines = createInterface({ input: ctx.io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
@@ -62,14 +77,13 @@ without the separator is an error. An unknown topic exits with 3.
           key = line.slice(0, at);
           value = line.slice(at + separator.length);
         }
-        const p = producer.send({ topic, key, value, ...(partition === undefined ? {} : { partition }) });
-        p.then(
-          () => bar.tick(),
-          (err: unknown) => {
-            failure ??= err;
-          },
-        );
-        sent.push(p);
+        const sentLine = lineNo;
+        producer.send({ topic, key, value, ...(partition === undefined ? {} : { partition }) }, (err, metadata) => {
+          // The failure reported is the earliest line's, as the lines were sent.
+          if (err !== undefined) {
+            if (failure === undefined || sentLine < failure.line) failure = { line: sentLine, err };
+          } else tally(metadata as RecordMetadata);
+        });
         if (failure !== undefined) break;
         if (producer.backpressure) await producer.waitForCapacity();
       }
@@ -77,24 +91,11 @@ without the separator is an error. An unknown topic exits with 3.
       await producer.close();
       bar.done();
     }
-    const settled = await Promise.allSettled(sent);
-    const firstError = settled.find((s) => s.status === 'rejected');
-    if (firstError !== undefined) throw (firstError as PromiseRejectedResult).reason;
-    const results = settled.map((s) => (s as PromiseFulfilledResult<RecordMetadata>).value);
-    const byPartition = new Map<number, { partition: number; records: number; first: bigint; last: bigint }>();
-    for (const r of results) {
-      const e = byPartition.get(r.partition);
-      if (e === undefined)
-        byPartition.set(r.partition, { partition: r.partition, records: 1, first: r.offset, last: r.offset });
-      else {
-        e.records++;
-        if (r.offset < e.first) e.first = r.offset;
-        if (r.offset > e.last) e.last = r.offset;
-      }
-    }
+    // close() resolved once every record had its answer (flush), so every callback has run.
+    if (failure !== undefined) throw failure.err;
     const partitions = [...byPartition.values()].sort((a, b) => a.partition - b.partition);
-    if (ctx.json) ctx.printJson({ topic, records: results.length, partitions });
-    else ctx.note(`produced ${plural(results.length, 'record')} to ${topic}`);
+    if (ctx.json) ctx.printJson({ topic, records: delivered, partitions });
+    else ctx.note(`produced ${plural(delivered, 'record')} to ${topic}`);
     return ExitCode.OK;
   },
 };
