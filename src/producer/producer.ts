@@ -15,7 +15,7 @@ import { type ProducerOptions, type ResolvedProducerOptions, resolveProducerOpti
 import { RecordAppender } from './record-appender.js';
 import { clearPendingRecord, newPendingRecord, type ProducerRecord, prepareRecord } from './record-input.js';
 import { type RecordIntake, sendBatch, sendWithCallback } from './send-batch.js';
-import { PendingRecordRefusal, refuseLater } from './send-group.js';
+import { CallbackDelivery, PendingRecordRefusal, refuseLater } from './send-group.js';
 import { type SendOptions, SendSettings } from './send-options.js';
 import { Sender } from './sender.js';
 import { TransactionStateError } from './transaction-errors.js';
@@ -132,9 +132,12 @@ export class Producer {
     if (traced(TRACING_CHANNELS.producerSend)) {
       const sent = traceSend(record, this.observer?.clientId ?? 'tidemark', (r) => this.sendRecord(r, options));
       if (onDelivery === undefined) return sent;
+      // Answered as an untraced callback send is (a callback that throws: uncaught on the next tick).
+      const delivery = new CallbackDelivery(onDelivery);
+      delivery.submitted = true;
       sent.then(
-        (metadata) => onDelivery(undefined, metadata),
-        (err: Error) => onDelivery(err, undefined),
+        (metadata) => delivery.delivered(0, metadata),
+        (err: Error) => delivery.failed(err),
       );
       return undefined;
     }
