@@ -1,11 +1,11 @@
 /**
  * Alternating A/B child runs of the produce path: the produce child (bench/clients/tidemark-produce.ts, one
  * `send()` per record, or with `--child batch` tidemark-produce-batch.ts, `--child callback`
- * tidemark-produce-callback.ts) of this tree and of one or more
- * baseline trees, each compiled as bench/child-build.ts compiles the bench's children, run in turn under
- * `node --trace-gc`, a fresh topic per run, the order rotating round by round so load drifts hit every tree
- * alike. Prints each run, then per tree the median CPU s per 1M records and scavenges (count and total ms,
- * from `--trace-gc`). On a shared, loaded machine only the pairs mean anything, never the absolute figures.
+ * tidemark-produce-callback.ts) of this tree and of one or more baseline trees, each compiled as
+ * bench/child-build.ts compiles the bench's children, run in turn under `node --trace-gc`, a fresh topic per
+ * run, the order rotating round by round so load drifts hit every tree alike. Prints each run, then per tree
+ * the median CPU s per 1M records, scavenges (count and total ms, from `--trace-gc`) and records/s. On a
+ * shared, loaded machine only the pairs mean anything, never the absolute figures.
  *
  * A baseline tree is a plain copy of an earlier commit with the shared node_modules linked in:
  *
@@ -131,12 +131,13 @@ for (const compression of cases) {
       );
     }
   }
-  console.log(`\n${compression}: | tree | CPU s per 1M (median; per round) | scavenges | scavenge s |`);
+  console.log(`\n${compression}: | tree | CPU s per 1M (median; per round) | scavenges | scavenge s | records/s |`);
   for (let i = 0; i < trees.length; i++) {
     const cpu = runs[i].map((r) => r.cpuPerMillion);
     console.log(
       `| ${trees[i].name} | ${median(cpu).toFixed(2)} (${cpu.map((c) => c.toFixed(2)).join(' ')}) | ` +
-        `${median(runs[i].map((r) => r.scavenges))} | ${(median(runs[i].map((r) => r.scavengeMs)) / 1000).toFixed(2)} |`,
+        `${median(runs[i].map((r) => r.scavenges))} | ${(median(runs[i].map((r) => r.scavengeMs)) / 1000).toFixed(2)} | ` +
+        `${Math.round(median(runs[i].map((r) => r.recordsPerSecond)))} |`,
     );
   }
   console.log('');
