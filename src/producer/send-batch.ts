@@ -49,20 +49,34 @@ export function sendBatch(
   });
 }
 
-/** See Producer.send with a callback (untraced: a traced send() goes through its promise). */
+/**
+ * See Producer.send with a callback. `traced`: a tracing subscriber listens, so the record goes through a traced
+ * `send()` and its promise, answered through the same CallbackDelivery (a callback that throws is uncaught).
+ */
 export function sendWithCallback(
   intake: RecordIntake,
   record: ProducerRecord,
   options: SendOptions | undefined,
   callback: DeliveryCallback,
+  traced: boolean,
 ): void {
+  if (typeof callback !== 'function') throw new InvalidRecordError('send(): the callback must be a function');
+  const delivery = new CallbackDelivery(callback);
+  if (traced) {
+    delivery.submitted = true;
+    intake.send(record, options).then(
+      (metadata) => delivery.delivered(0, metadata),
+      (err: Error) => delivery.failed(err),
+    );
+    return;
+  }
+  intake.observer?.onSend(1);
   const now = Date.now();
   const pending = intake.prepare(record, options, now);
   if (pending instanceof PendingRecordRefusal) {
     setImmediate(callback, asError(pending.err), undefined);
     return;
   }
-  const delivery = new CallbackDelivery(callback);
   joinGroup(pending, delivery, 0);
   intake.submit(pending, now);
   delivery.submitted = true;
