@@ -60,7 +60,10 @@ export interface ConsumerOptions {
   fetchMinBytes?: number;
   /** How long the broker may wait for fetchMinBytes. Default 500. */
   fetchMaxWaitMs?: number;
-  /** Bytes per fetch response. Default 52 428 800 (50 MiB), as Java. */
+  /**
+   * Bytes per fetch response. Default 52 428 800 (50 MiB), as Java; a request asks for no more than a quarter of
+   * maxBufferedBytes either (8 MiB by default), so the next fetch is in flight while the last is processed.
+   */
   fetchMaxBytes?: number;
   /** Bytes per partition per fetch response. Default 1 048 576, as Java. */
   maxPartitionFetchBytes?: number;

@@ -41,14 +41,22 @@ export class FetchBuffer {
   private bufferedBytes = 0;
   private reservedBytes = 0;
   private readonly waiters = new Set<() => void>();
+  /**
+   * The most one fetch asks for, and the room a fetch needs before it starts: a quarter of the limit. Many small
+   * fetches cost more than a few large ones, and a response as large as the whole budget would leave no room to
+   * fetch the next while the application works through it.
+   */
+  readonly requestBytes: number;
 
   constructor(
     readonly limit: number,
-    /** Called when bytes are released, so the fetch loop can use the room. */
+    /** Called when bytes are released and a fetch could start (requestBytes are free), so the loop can use them. */
     private readonly onSpace: () => void,
     /** Where large responses are read (frame-pool.ts): each chunk in its memory holds its frame until released. */
     private readonly frames?: FramePool,
-  ) {}
+  ) {
+    this.requestBytes = Math.floor(limit / 4);
+  }
 
   get buffered(): number {
     return this.bufferedBytes;
@@ -105,7 +113,8 @@ export class FetchBuffer {
   release(chunk: CompletedFetch): void {
     this.bufferedBytes -= chunk.records.length;
     letGoOfFrame(chunk);
-    this.onSpace();
+    // Only room for a fetch is news to the loop.
+    if (this.available >= this.requestBytes) this.onSpace();
   }
 
   /** Drops waiting chunks that `match` (a partition sought, paused or revoked) and frees their bytes. */

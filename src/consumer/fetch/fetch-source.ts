@@ -54,6 +54,11 @@ export class FetchSource {
     this.session = new FetchSession(ctx.settings.sessions);
   }
 
+  /** No request out (it may still be in backoff). */
+  get idle(): boolean {
+    return !this.busy;
+  }
+
   /** Idle and out of any backoff. */
   ready(now: number): boolean {
     return !this.busy && now >= this.retryAt;

@@ -23,6 +23,23 @@ describe('FetchBuffer', () => {
     expect(spaceCalls).toBe(2);
   });
 
+  it('tells the fetch loop of released room only once a fetch fits (a quarter of the limit)', () => {
+    let spaceCalls = 0;
+    const buffer = new FetchBuffer(1000, () => spaceCalls++);
+    expect(buffer.requestBytes).toBe(250);
+    const s = new PartitionState('t', 0);
+    for (const bytes of [450, 300, 100, 100]) buffer.push(chunkOf(s, bytes));
+    const taken = [0, 1, 2, 3].map(() => buffer.shift()!);
+    buffer.release(taken[3]);
+    expect(buffer.available).toBe(150);
+    expect(spaceCalls).toBe(0);
+    buffer.release(taken[2]);
+    expect(buffer.available).toBe(250);
+    expect(spaceCalls).toBe(1);
+    buffer.release(taken[1]);
+    expect(spaceCalls).toBe(2);
+  });
+
   it('drops the chunks of one partition and frees their bytes', () => {
     const buffer = new FetchBuffer(10_000, () => {});
     const a = new PartitionState('t', 0);

@@ -94,6 +94,27 @@ describe('the fetch loop', () => {
     await it.return!();
   });
 
+  it('asks for at most a quarter of the buffer limit per request, so the next fetch fits beside the last response', async () => {
+    const kafka = new FakeKafka([1]);
+    kafka.createTopic('t', 8);
+    for (let p = 0; p < 8; p++) kafka.append('t', p, 20, 10);
+    // fetchMaxBytes stays at its 50 MiB default: the budget, not it, bounds the request.
+    const consumer = consumerOf(kafka, { maxBufferedBytes: 64 * 1024 });
+    consumer.assign([...Array(8).keys()].map((partition) => ({ topic: 't', partition })));
+    expect(await read(consumer, 160)).toHaveLength(160);
+    const asked = kafka.fetches().map((f) => f.body.maxBytes);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((b: number) => b === 16 * 1024)).toBe(true);
+
+    const smaller = new FakeKafka([1]);
+    smaller.createTopic('t', 1);
+    smaller.append('t', 0, 10, 10);
+    const capped = consumerOf(smaller, { maxBufferedBytes: 64 * 1024, fetchMaxBytes: 1000 });
+    capped.assign([{ topic: 't', partition: 0 }]);
+    expect(await read(capped, 10)).toHaveLength(10);
+    expect(smaller.fetches()[0].body.maxBytes).toBe(1000);
+  });
+
   it('recovers from FETCH_SESSION_ID_NOT_FOUND and INVALID_FETCH_SESSION_EPOCH with a full request', async () => {
     const kafka = new FakeKafka([1]);
     kafka.createTopic('t', 2);
