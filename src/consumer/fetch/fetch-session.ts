@@ -12,6 +12,8 @@ import { ErrorCode } from '../../../protocol/error-codes.js';
 
 /** What the broker's session holds for one partition; a change in any field means sending it again. */
 export interface SessionPartition {
+  /** `topic\0partition` (partitionKey), made once per partition rather than once per request. */
+  key: string;
   topic: string;
   topicId: string | undefined;
   partition: number;
@@ -65,7 +67,7 @@ export class FetchSession {
   /** The request for the partitions wanted now. */
   build(wanted: readonly SessionPartition[]): SessionRequest {
     const next = new Map<string, SessionPartition>();
-    for (const p of wanted) next.set(keyOf(p), p);
+    for (const p of wanted) next.set(p.key, p);
     this.pending = next;
     if (!this.enabled)
       return { sessionId: NO_SESSION, sessionEpoch: FINAL_EPOCH, send: [...wanted], forget: [], full: true };
@@ -75,7 +77,7 @@ export class FetchSession {
     }
     const send: SessionPartition[] = [];
     for (const p of wanted) {
-      const held = this.held.get(keyOf(p));
+      const held = this.held.get(p.key);
       if (held === undefined || changed(held, p)) send.push(p);
     }
     const forget: SessionPartition[] = [];
@@ -127,10 +129,6 @@ export class FetchSession {
     this.epoch = INITIAL_EPOCH;
     this.held = new Map();
   }
-}
-
-export function keyOf(p: { topic: string; partition: number }): string {
-  return `${p.topic}\u0000${p.partition}`;
 }
 
 function changed(a: SessionPartition, b: SessionPartition): boolean {

@@ -1,6 +1,7 @@
 import { Fetch, type FetchResponse } from '../../../protocol/apis/fetch.js';
 import { kafkaError } from '../../../protocol/kafka-error.js';
 import { backoffDelay } from '../../cluster/backoff.js';
+import { partitionKey } from '../../cluster/partition-errors.js';
 import type { Connection } from '../../network/connection.js';
 import { RequestAbortedError, UnsupportedVersionError } from '../../network/errors.js';
 import { closeIfTimedOut } from '../../network/silent-connection.js';
@@ -8,7 +9,7 @@ import { type EventSink, isObserved } from '../events.js';
 import type { MetricsRecorder } from '../metrics.js';
 import type { PartitionState } from '../positions.js';
 import { buildFetchRequest, type FetchSettings, LAST_VERSION_WITH_NAMES } from './fetch-request.js';
-import { FetchSession, isSessionError, keyOf, type SessionPartition } from './fetch-session.js';
+import { FetchSession, isSessionError, type SessionPartition } from './fetch-session.js';
 import { applyPartitionResponse, type PartitionOutcomes, type SentPartition } from './partition-response.js';
 import type { Route } from './router.js';
 
@@ -140,6 +141,7 @@ export class FetchSource {
     }
     this.session.setEnabled(settings.sessions && version >= 7);
     const wanted: SessionPartition[] = partitions.map(({ state, route }) => ({
+      key: state.key,
       topic: state.topic,
       topicId: route.topicId,
       partition: state.partition,
@@ -196,7 +198,7 @@ export class FetchSource {
       const topic = version > LAST_VERSION_WITH_NAMES ? this.ctx.nameOf(t.topicId) : t.topic;
       if (topic === undefined) continue;
       for (const p of t.partitions) {
-        const s = sent.get(keyOf({ topic, partition: p.partitionIndex }));
+        const s = sent.get(partitionKey(topic, p.partitionIndex));
         received++;
         // Dropped, sought or revoked while the fetch was out: its answer is void.
         if (s === undefined || s.state.generation !== s.generation) continue;

@@ -3,6 +3,7 @@ import { ErrorCode } from '../../../../protocol/error-codes.js';
 import { FetchSession, type SessionPartition } from '../../../../src/consumer/fetch/fetch-session.js';
 
 const p = (partition: number, fetchOffset: bigint, extra: Partial<SessionPartition> = {}): SessionPartition => ({
+  key: `t\u0000${partition}`,
   topic: 't',
   topicId: undefined,
   partition,
