@@ -67,7 +67,7 @@ const LATENCY_CLIENTS: readonly LatencyClient[] = [
     id: 'tidemark',
     name: 'tidemark',
     settings:
-      '- **tidemark**: bench/clients/tidemark-latency.ts; producer defaults (acks all, idempotent, linger 5 ms, batch 16 KiB), one `send()` per record, not awaited; consumer with every partition assigned (no group), earliest, CRC on, its default fetch settings.',
+      '- **tidemark**: bench/clients/tidemark-latency.ts; producer defaults (acks all, idempotent, linger 5 ms, batch 16 KiB), one `send(record, callback)` per record, as the Java client’s probe sends; consumer with every partition assigned (no group), earliest, CRC on, its default fetch settings.',
     run: (ctx, args, timeoutMs) => runJsonChild(ctx.node, script('tidemark-latency.ts'), args, timeoutMs),
   },
   {

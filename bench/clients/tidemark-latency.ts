@@ -1,6 +1,6 @@
 /**
  * Child process of the latency benchmark: tidemark produces at a fixed rate and consumes the same topic in
- * one process. Producer: defaults (acks all, idempotent, linger 5 ms), one `send()` per record, not awaited.
+ * one process. Producer: defaults (acks all, idempotent, linger 5 ms), one `send(record, callback)` per record.
  * Consumer: every partition assigned (no group), from the earliest offset, CRC on; the producer starts once
  * every partition has its position, so the consumer is already fetching.
  */
@@ -28,11 +28,12 @@ const consuming = (async () => {
 
 const producer = client.producer({ acks: 'all', idempotent: true });
 let failed: unknown;
-const onFail = (err: unknown) => {
-  failed ??= err;
+// The callback form, as the Java client's probe sends (send(record, callback)): no promise per record.
+const onAnswer = (err: Error | undefined) => {
+  if (err !== undefined) failed ??= err;
 };
 await run.pace((values) => {
-  for (const value of values) producer.send({ topic: args.topic, value }).then(undefined, onFail);
+  for (const value of values) producer.send({ topic: args.topic, value }, onAnswer);
 });
 await producer.flush();
 await run.drained(30_000);
