@@ -50,7 +50,7 @@ export class FetchBuffer {
 
   constructor(
     readonly limit: number,
-    /** Called when bytes are released and a fetch could start (requestBytes are free), so the loop can use them. */
+    /** Called when bytes are released (by a finished chunk: once requestBytes are free), so the loop can use them. */
     private readonly onSpace: () => void,
     /** Where large responses are read (frame-pool.ts): each chunk in its memory holds its frame until released. */
     private readonly frames?: FramePool,
