@@ -190,8 +190,8 @@ export class Fetcher {
     // A request asks for at most a quarter of the budget, and one starts only while a quarter is free
     // (FetchBuffer.requestBytes). With 1,000 partitions a response is not capped by maxPartitionFetchBytes ×
     // partitions: in runs of the bench's partitions-1000 workload, asking for the whole 32 MiB read 1.7-2.4 M
-    // records/s at 0.49-0.59 CPU s per 1M, 8 MiB 2.7-3.1 M at 0.36-0.39. A broker may return one batch past
-    // the limit (KIP-74).
+    // records/s at 0.49-0.59 CPU s per 1M, 8 MiB 2.7-3.1 M at 0.36-0.39 (bench/results/fetch-sizing.md). A broker
+    // may return one batch past the limit (KIP-74).
     const { requestBytes } = this.buffer;
     const maxBytes = Math.min(settings.maxBytes, requestBytes);
     for (const [nodeId, partitions] of ready) {
