@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../../protocol/error-codes.js';
+import { partitionKey } from '../../../../src/cluster/partition-errors.js';
 import { FetchSession, type SessionPartition } from '../../../../src/consumer/fetch/fetch-session.js';
 
 const p = (partition: number, fetchOffset: bigint, extra: Partial<SessionPartition> = {}): SessionPartition => ({
-  key: `t\u0000${partition}`,
+  key: partitionKey('t', partition),
   topic: 't',
   topicId: undefined,
   partition,
