@@ -10,6 +10,7 @@ export { CorruptRecordError, type RecordsContext } from '../codecs/records/error
 export {
   type KafkaRecord,
   type RecordBatch,
+  type RecordBatchBase,
   type RecordHeader,
   TimestampType,
   type TimestampTypeId,

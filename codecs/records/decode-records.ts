@@ -1,7 +1,7 @@
 import { viewOf } from './buffer-view.js';
 import { CorruptRecordError, type RecordsContext } from './errors.js';
 import { UndecodedHeaders } from './headers.js';
-import { EMPTY_HEADERS, KafkaRecord } from './types.js';
+import { EMPTY_HEADERS, KafkaRecord, RecordBatchBase } from './types.js';
 
 /**
  * The hot loop: the varint-encoded records of one v2 batch. Everything is
@@ -122,6 +122,7 @@ export function decodeRecordsV2(
   const base = buf.byteOffset;
   // Sized once, not grown by push (a pushed array is reallocated and copied five times on the way to ~150
   // records); `count` was just bounded by the bytes. Above MAX_PRESIZED, V8 would make a slow dictionary array.
+  const batchBase = new RecordBatchBase(baseOffset, baseTimestamp, useOverride, timestampOverride);
   const out: KafkaRecord[] = count <= MAX_PRESIZED ? new Array(count) : [];
   for (let i = 0; i < count; i++) {
     if (p >= end) corrupt(ctx, `batch ends after ${i} of ${count} records`, p);
@@ -204,14 +205,13 @@ export function decodeRecordsV2(
     }
     if (p !== recordEnd) corrupt(ctx, `record fields end at ${p} but its length says ${recordEnd}`, p);
 
-    const timestamp = useOverride ? timestampOverride : baseTimestamp + timestampDelta;
     const key = keyLen < 0 ? null : viewOf(ab, base + keyStart, keyLen);
     const value = valueLen < 0 ? null : viewOf(ab, base + valueStart, valueLen);
     // Headers stay bytes until read (most consumers never look at them): the record keeps where they start.
     out[i] =
       b === 0
-        ? new KafkaRecord(baseOffset, offsetDelta, timestamp, key, value, EMPTY_HEADERS)
-        : new KafkaRecord(baseOffset, offsetDelta, timestamp, key, value, new UndecodedHeaders(buf, headersStart));
+        ? new KafkaRecord(batchBase, offsetDelta, timestampDelta, key, value, EMPTY_HEADERS)
+        : new KafkaRecord(batchBase, offsetDelta, timestampDelta, key, value, new UndecodedHeaders(buf, headersStart));
   }
   if (p !== end) corrupt(ctx, `${end - p} bytes left after the batch's ${count} records`, p);
   return out;

@@ -26,6 +26,7 @@ export {
   NO_SEQUENCE,
   NO_TIMESTAMP,
   type RecordBatch,
+  RecordBatchBase,
   type RecordHeader,
   TimestampType,
   type TimestampTypeId,

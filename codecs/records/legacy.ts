@@ -3,7 +3,15 @@ import { viewOf } from './buffer-view.js';
 import { type DecodeRecordsOptions, decompressRecords, LOG_OVERHEAD, readInt64AsNumber } from './decode-batch.js';
 import { corrupt } from './decode-records.js';
 import type { RecordsContext } from './errors.js';
-import { BatchAttributes, EMPTY_HEADERS, emptyBatch, KafkaRecord, type RecordBatch, TimestampType } from './types.js';
+import {
+  BatchAttributes,
+  EMPTY_HEADERS,
+  emptyBatch,
+  KafkaRecord,
+  type RecordBatch,
+  RecordBatchBase,
+  TimestampType,
+} from './types.js';
 
 /**
  * Legacy message sets, magic 0 and 1 (decode only; brokers still return
@@ -43,9 +51,11 @@ function viewIn(data: Buffer, start: number, length: number): Buffer | null {
   return length < 0 ? null : viewOf(data.buffer, data.byteOffset + start, length);
 }
 
+/** A legacy message has a timestamp of its own: it is its own base (rare enough for an object each). */
 function recordOf(m: LegacyMessage, base: bigint, delta: number, timestamp: number): KafkaRecord {
   const key = viewIn(m.data, m.keyStart, m.keyLength);
-  return new KafkaRecord(base, delta, timestamp, key, viewIn(m.data, m.valueStart, m.valueLength), EMPTY_HEADERS);
+  const value = viewIn(m.data, m.valueStart, m.valueLength);
+  return new KafkaRecord(new RecordBatchBase(base, timestamp, false, timestamp), delta, 0, key, value, EMPTY_HEADERS);
 }
 
 /** `m` with its key and value copied into memory of their own, in one piece (DecodeRecordsOptions.copyOut). */

@@ -115,6 +115,22 @@ describe('RecordBatch v2 round trips', () => {
     expect(b.records.map((r) => r.timestamp)).toEqual([T0, T0]);
   });
 
+  it('timestamps are the batch base plus each delta, exact for deltas past 2^31 ms and before the base', () => {
+    const far = T0 + 3_000_000_000; // ~35 days later: a delta no int32 holds
+    const [b] = decodeRecords(
+      encodeRecordBatch([
+        { value: 'a', timestamp: T0 },
+        { value: 'b', timestamp: far },
+        { value: 'c', timestamp: T0 - 2_500_000_000 },
+      ]),
+    ).batches;
+    expect(b.records.map((r) => r.timestamp)).toEqual([T0, far, T0 - 2_500_000_000]);
+    expect(b.records.map((r) => r.timestampDelta)).toEqual([0, 3_000_000_000, -2_500_000_000]);
+    // One object per batch holds the bases; the records only point at it.
+    expect(new Set(b.records.map((r) => r.batchBase)).size).toBe(1);
+    expect(b.records[1].baseOffset).toBe(b.baseOffset);
+  });
+
   it('delete horizon: bit 6 set and the horizon stored as baseTimestamp', () => {
     const bytes = encodeRecordBatch([{ value: 'a', timestamp: T0 + 10 }], { deleteHorizonMs: T0 });
     const [b] = decodeRecords(bytes).batches;
