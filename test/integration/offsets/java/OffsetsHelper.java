@@ -74,6 +74,8 @@ public final class OffsetsHelper {
     p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+    // One request in flight, for the reason ProducerInterop.producer gives (a fresh topic's partitions).
+    p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
     String topic = cmd.get("topic").asText();
     List<Map<String, Object>> placed = new ArrayList<>();
     try (Producer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
