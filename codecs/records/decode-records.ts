@@ -120,9 +120,10 @@ export function decodeRecordsV2(
   }
   const ab = buf.buffer;
   const base = buf.byteOffset;
+  // The records' offsets and timestamps are deltas from these (types.ts: no boxed timestamp per record).
+  const batchBase = new RecordBatchBase(baseOffset, baseTimestamp, useOverride, timestampOverride);
   // Sized once, not grown by push (a pushed array is reallocated and copied five times on the way to ~150
   // records); `count` was just bounded by the bytes. Above MAX_PRESIZED, V8 would make a slow dictionary array.
-  const batchBase = new RecordBatchBase(baseOffset, baseTimestamp, useOverride, timestampOverride);
   const out: KafkaRecord[] = count <= MAX_PRESIZED ? new Array(count) : [];
   for (let i = 0; i < count; i++) {
     if (p >= end) corrupt(ctx, `batch ends after ${i} of ${count} records`, p);
