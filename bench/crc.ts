@@ -1,6 +1,8 @@
 /**
  * CRC-32C micro-benchmark: the library's crc32c (codecs/crc32c.wat: SIMD over
- * 1 KiB blocks, scalar slice-by-16 for the rest) against its scalar loop
+ * 1 KiB blocks, scalar slice-by-16 for the rest; where relaxed SIMD compiles,
+ * assembled with relaxed swizzles, and then the plain module gets a row of its
+ * own) against its scalar loop
  * alone, the WebAssembly module it replaced (codecs/crc32c-scalar.wat, now
  * its fallback where SIMD does not compile), the JS fallback (`crc32cJs`)
  * and the crc-32 package, at 100 B, 1 KiB, 16 KiB and 1 MiB. One process;
@@ -36,11 +38,22 @@ const wasmScalar = makeWasmCrc32c(TABLES, { simd: false });
 /** The module `crc32c` ran before the SIMD loop (main at 11b702b), now the fallback without SIMD. */
 const wasmBefore = makeWasmCrc32c(TABLES, { modules: ['scalar'] });
 if (wasmScalar === undefined || wasmBefore === undefined) throw new Error('WebAssembly is unavailable');
+/** The SIMD loop with the plain `i8x16.swizzle`, which `crc32c` runs only where relaxed SIMD does not compile. */
+const wasmPlainSimd = makeWasmCrc32c(TABLES, { modules: ['simd'] });
+const relaxedRuns = makeWasmCrc32c(TABLES, { modules: ['relaxed'] }) !== undefined;
 
 const VARIANTS: Array<[string, Crc]> = [
   ['WebAssembly slice-by-16, serial XOR chain (`crc32c` before)', wasmBefore],
   ['WebAssembly slice-by-16, state entries XORed last (crc32c.wat `update` alone)', wasmScalar],
-  ['WebAssembly SIMD, 16 streams per 1 KiB block + `update` for the rest (`crc32c` now)', crc32c],
+  ...(relaxedRuns && wasmPlainSimd !== undefined
+    ? ([['WebAssembly SIMD, `i8x16.swizzle` (where relaxed SIMD does not compile)', wasmPlainSimd]] as Array<
+        [string, Crc]
+      >)
+    : []),
+  [
+    `WebAssembly SIMD, 16 streams per 1 KiB block + \`update\` for the rest (\`crc32c\` now${relaxedRuns ? ': `i8x16.relaxed_swizzle`' : ''})`,
+    crc32c,
+  ],
   ['JS slice-by-16, Int32Array words (`crc32cJs`, the fallback)', crc32cJs],
   ['crc-32 package (slice-by-16, byte loads)', (d, s, e) => crc32cModule.buf(d.subarray(s, e), 0) >>> 0],
 ];

@@ -6,6 +6,12 @@
  * compares the result with the bytes embedded in codecs/crc32c-wasm.ts.
  *
  *   npx tsx scripts/wat-assemble.ts codecs/crc32c.wat     (prints the module as base64)
+ *   npx tsx scripts/wat-assemble.ts codecs/crc32c.wat --relaxed-swizzle
+ *
+ * `--relaxed-swizzle` (AssembleOptions.relaxedSwizzle) writes every `i8x16.swizzle` as relaxed SIMD's
+ * `i8x16.relaxed_swizzle`: one source for both modules. The two agree whenever every index is below 16 (above,
+ * the relaxed one's result is the runtime's choice), so only a .wat whose indices are all masked to a nibble,
+ * as crc32c.wat's are, may be assembled this way.
  */
 import { readFileSync } from 'node:fs';
 
@@ -70,6 +76,7 @@ const SIMD_INSTRUCTIONS: Record<string, [number, Immediate, number?]> = {
   'v128.store': [0x0b, 'mem', 4],
   'i8x16.shuffle': [0x0d, 'shuffle'],
   'i8x16.swizzle': [0x0e, 'none'],
+  'i8x16.relaxed_swizzle': [0x100, 'none'],
   'i8x16.splat': [0x0f, 'none'],
   'i8x16.extract_lane_u': [0x16, 'lane'],
   'i8x16.replace_lane': [0x17, 'lane'],
@@ -158,7 +165,7 @@ interface Func {
   code: number[];
 }
 
-function assembleFunc(fields: Sexp[]): Func {
+function assembleFunc(fields: Sexp[], options: AssembleOptions): Func {
   const func: Func = { params: [], results: [], locals: [], code: [] };
   const names = new Map<string, number>();
   let body = 0;
@@ -188,7 +195,7 @@ function assembleFunc(fields: Sexp[]): Func {
       if (typeof a !== 'string') throw new Error(`WAT: ${op} needs an immediate`);
       return a;
     };
-    const simd = SIMD_INSTRUCTIONS[op];
+    const simd = SIMD_INSTRUCTIONS[op === 'i8x16.swizzle' && options.relaxedSwizzle ? 'i8x16.relaxed_swizzle' : op];
     const spec = simd ?? INSTRUCTIONS[op];
     if (spec === undefined) throw new Error(`WAT: unsupported instruction ${op}`);
     const [opcode, kind, align] = spec;
@@ -223,7 +230,13 @@ function assembleFunc(fields: Sexp[]): Func {
 }
 
 /** Assembles WAT text of the supported subset into a WebAssembly binary module. */
-export function assembleWat(text: string): Uint8Array {
+/** How assembleWat writes what it reads. */
+export interface AssembleOptions {
+  /** Every `i8x16.swizzle` as `i8x16.relaxed_swizzle` (see the header). */
+  relaxedSwizzle?: boolean;
+}
+
+export function assembleWat(text: string, options: AssembleOptions = {}): Uint8Array {
   const root = parse(tokenize(text));
   if (!Array.isArray(root) || root[0] !== 'module') throw new Error('WAT: expected (module ...)');
   const funcs: Func[] = [];
@@ -232,7 +245,7 @@ export function assembleWat(text: string): Uint8Array {
     if (!Array.isArray(field)) throw new Error('WAT: unexpected atom in module');
     if (field[0] === 'memory') {
       memory = { exportAs: exportName(field[1]), pages: Number(field[field.length - 1]) };
-    } else if (field[0] === 'func') funcs.push(assembleFunc(field.slice(1)));
+    } else if (field[0] === 'func') funcs.push(assembleFunc(field.slice(1), options));
     else throw new Error(`WAT: unsupported module field ${String(field[0])}`);
   }
   const exports: number[][] = [];
@@ -261,5 +274,6 @@ export function assembleWat(text: string): Uint8Array {
 }
 
 if (process.argv[1]?.endsWith('wat-assemble.ts') && process.argv[2] !== undefined) {
-  console.log(Buffer.from(assembleWat(readFileSync(process.argv[2], 'utf8'))).toString('base64'));
+  const relaxedSwizzle = process.argv.includes('--relaxed-swizzle');
+  console.log(Buffer.from(assembleWat(readFileSync(process.argv[2], 'utf8'), { relaxedSwizzle })).toString('base64'));
 }

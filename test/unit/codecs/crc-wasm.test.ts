@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { crc32c, crc32cImplementation, crc32cJs, crc32cReference, TABLES } from '../../../codecs/crc.js';
-import { CRC32C_SCALAR_WASM_BASE64, CRC32C_WASM_BASE64, makeWasmCrc32c } from '../../../codecs/crc32c-wasm.js';
+import {
+  CRC32C_RELAXED_WASM_BASE64,
+  CRC32C_SCALAR_WASM_BASE64,
+  CRC32C_WASM_BASE64,
+  makeWasmCrc32c,
+} from '../../../codecs/crc32c-wasm.js';
 import { assembleWat } from '../../../scripts/wat-assemble.js';
 import { Rng } from '../../conformance/random.js';
 
@@ -48,11 +53,26 @@ const WASM = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint
 
 describe('CRC-32C in WebAssembly', () => {
   it.each([
-    ['codecs/crc32c.wat', CRC32C_WASM_BASE64],
-    ['codecs/crc32c-scalar.wat', CRC32C_SCALAR_WASM_BASE64],
-  ])('embeds exactly the assembly of %s', (file, embedded) => {
+    ['codecs/crc32c.wat', false, CRC32C_WASM_BASE64],
+    ['codecs/crc32c.wat', true, CRC32C_RELAXED_WASM_BASE64],
+    ['codecs/crc32c-scalar.wat', false, CRC32C_SCALAR_WASM_BASE64],
+  ])('embeds exactly the assembly of %s (relaxed swizzle: %s)', (file, relaxedSwizzle, embedded) => {
     const wat = readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8');
-    expect(Buffer.from(assembleWat(wat)).toString('base64')).toBe(embedded);
+    expect(Buffer.from(assembleWat(wat, { relaxedSwizzle })).toString('base64')).toBe(embedded);
+  });
+
+  it('indexes every swizzle of crc32c.wat with a nibble, so the relaxed assembly computes the same bytes', () => {
+    // i8x16.relaxed_swizzle leaves indices >= 16 to the runtime; every lookup here is by `$lo` or `$hi`, which
+    // are set only as `... local.get $m v128.and` with $m the splat of 0x0f.
+    const wat = readFileSync(new URL('../../../codecs/crc32c.wat', import.meta.url), 'utf8');
+    const code = wat.replace(/;;.*$/gm, '');
+    const lookups = [...code.matchAll(/local\.get \$(\w+)\s+i8x16\.swizzle/g)].map((m) => m[1]);
+    expect(lookups.length).toBeGreaterThan(0);
+    expect(new Set(lookups)).toEqual(new Set(['lo', 'hi']));
+    const sets = [...code.matchAll(/(\S+)\s+local\.(?:set|tee) \$(lo|hi)\b/g)].map((m) => m[1]);
+    expect(sets.length).toBeGreaterThan(0);
+    expect(sets.every((before) => before === 'v128.and')).toBe(true);
+    expect(code).toMatch(/i32\.const 15\s+i8x16\.splat\s+local\.set \$m/);
   });
 
   it('is the implementation crc32c runs on Node', () => {
@@ -102,27 +122,69 @@ describe('CRC-32C in WebAssembly', () => {
   });
 });
 
+/** Whether this runtime compiles the relaxed SIMD module (Node 20 does not; Node 24, Bun and Deno do). */
+const relaxedCompiles = (() => {
+  try {
+    new WASM.Module(Buffer.from(CRC32C_RELAXED_WASM_BASE64, 'base64'));
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('CRC-32C in WebAssembly with relaxed SIMD', () => {
+  // Skipped where the runtime has no relaxed SIMD (Node 20): there the plain SIMD module, tested above, runs.
+  it.skipIf(!relaxedCompiles)('agrees with the reference on the random inputs, and is what crc32c runs', () => {
+    const relaxed = makeWasmCrc32c(TABLES, { modules: ['relaxed'] });
+    expect(relaxed).toBeDefined();
+    if (relaxed === undefined) return;
+    for (const [start, end] of shortRanges(SHORT_POOL)) {
+      expect(relaxed(SHORT_POOL, start, end)).toBe(crc32cReference(SHORT_POOL.subarray(start, end)));
+    }
+    for (const [start, end] of longRanges()) {
+      const expected = crc32cReference(LONG_POOL.subarray(start, end));
+      expect(relaxed(LONG_POOL, start, end), `length ${end - start} at ${start}`).toBe(expected);
+    }
+    const compiled: Buffer[] = [];
+    const recordCompile = (bytes: Uint8Array): object => {
+      compiled.push(Buffer.from(bytes));
+      return new WASM.Module(bytes);
+    };
+    makeWasmCrc32c(TABLES, { compile: recordCompile });
+    expect(compiled.map((b) => b.toString('base64'))).toEqual([CRC32C_RELAXED_WASM_BASE64]);
+  });
+});
+
 describe('CRC-32C in WebAssembly without SIMD', () => {
+  const relaxedBytes = Buffer.from(CRC32C_RELAXED_WASM_BASE64, 'base64');
   const simdBytes = Buffer.from(CRC32C_WASM_BASE64, 'base64');
   const scalarBytes = Buffer.from(CRC32C_SCALAR_WASM_BASE64, 'base64');
-  /** Compiles as the runtime does, except that the SIMD module fails, as where WebAssembly lacks SIMD. */
+  /** Compiles as the runtime does, except that both SIMD modules fail, as where WebAssembly lacks SIMD. */
   function withoutSimd(compiled: Buffer[]): (bytes: Uint8Array) => object {
     return (bytes) => {
       compiled.push(Buffer.from(bytes));
-      if (simdBytes.equals(bytes)) throw new Error('CompileError: SIMD unsupported (injected)');
+      if (simdBytes.equals(bytes) || relaxedBytes.equals(bytes)) {
+        throw new Error('CompileError: SIMD unsupported (injected)');
+      }
       return new WASM.Module(bytes);
     };
   }
+  const nameOf = (bytes: Buffer): string =>
+    bytes.equals(relaxedBytes)
+      ? 'relaxed'
+      : bytes.equals(simdBytes)
+        ? 'simd'
+        : bytes.equals(scalarBytes)
+          ? 'scalar'
+          : '?';
 
   it('falls back to the scalar-only module, which agrees with the reference on the random inputs', () => {
     const compiled: Buffer[] = [];
     const fallback = makeWasmCrc32c(TABLES, { compile: withoutSimd(compiled) });
     expect(fallback).toBeDefined();
     if (fallback === undefined) return;
-    // The SIMD module was tried first, then the scalar one, which runs.
-    expect(
-      compiled.map((bytes) => (bytes.equals(simdBytes) ? 'simd' : bytes.equals(scalarBytes) ? 'scalar' : '?')),
-    ).toEqual(['simd', 'scalar']);
+    // The relaxed SIMD module was tried first, then the SIMD one, then the scalar one, which runs.
+    expect(compiled.map(nameOf)).toEqual(['relaxed', 'simd', 'scalar']);
     expect(fallback(Buffer.from('123456789'), 0, 9)).toBe(0xe3069283);
     for (const [start, end] of shortRanges(SHORT_POOL)) {
       expect(fallback(SHORT_POOL, start, end)).toBe(crc32cReference(SHORT_POOL.subarray(start, end)));
