@@ -38,22 +38,20 @@ const wasmScalar = makeWasmCrc32c(TABLES, { simd: false });
 /** The module `crc32c` ran before the SIMD loop (main at 11b702b), now the fallback without SIMD. */
 const wasmBefore = makeWasmCrc32c(TABLES, { modules: ['scalar'] });
 if (wasmScalar === undefined || wasmBefore === undefined) throw new Error('WebAssembly is unavailable');
-/** The SIMD loop with the plain `i8x16.swizzle`, which `crc32c` runs only where relaxed SIMD does not compile. */
+/** The SIMD loop with the plain `i8x16.swizzle`: a row of its own where `crc32c` runs the relaxed one. */
 const wasmPlainSimd = makeWasmCrc32c(TABLES, { modules: ['simd'] });
 const relaxedRuns = makeWasmCrc32c(TABLES, { modules: ['relaxed'] }) !== undefined;
+const plainSimdRows: Array<[string, Crc]> =
+  relaxedRuns && wasmPlainSimd !== undefined
+    ? [['WebAssembly SIMD, `i8x16.swizzle` (where relaxed SIMD does not compile)', wasmPlainSimd]]
+    : [];
+const swizzle = relaxedRuns ? ': `i8x16.relaxed_swizzle`' : '';
 
 const VARIANTS: Array<[string, Crc]> = [
   ['WebAssembly slice-by-16, serial XOR chain (`crc32c` before)', wasmBefore],
   ['WebAssembly slice-by-16, state entries XORed last (crc32c.wat `update` alone)', wasmScalar],
-  ...(relaxedRuns && wasmPlainSimd !== undefined
-    ? ([['WebAssembly SIMD, `i8x16.swizzle` (where relaxed SIMD does not compile)', wasmPlainSimd]] as Array<
-        [string, Crc]
-      >)
-    : []),
-  [
-    `WebAssembly SIMD, 16 streams per 1 KiB block + \`update\` for the rest (\`crc32c\` now${relaxedRuns ? ': `i8x16.relaxed_swizzle`' : ''})`,
-    crc32c,
-  ],
+  ...plainSimdRows,
+  [`WebAssembly SIMD, 16 streams per 1 KiB block + \`update\` for the rest (\`crc32c\` now${swizzle})`, crc32c],
   ['JS slice-by-16, Int32Array words (`crc32cJs`, the fallback)', crc32cJs],
   ['crc-32 package (slice-by-16, byte loads)', (d, s, e) => crc32cModule.buf(d.subarray(s, e), 0) >>> 0],
 ];

@@ -229,13 +229,13 @@ function assembleFunc(fields: Sexp[], options: AssembleOptions): Func {
   return func;
 }
 
-/** Assembles WAT text of the supported subset into a WebAssembly binary module. */
 /** How assembleWat writes what it reads. */
 export interface AssembleOptions {
   /** Every `i8x16.swizzle` as `i8x16.relaxed_swizzle` (see the header). */
   relaxedSwizzle?: boolean;
 }
 
+/** Assembles WAT text of the supported subset into a WebAssembly binary module. */
 export function assembleWat(text: string, options: AssembleOptions = {}): Uint8Array {
   const root = parse(tokenize(text));
   if (!Array.isArray(root) || root[0] !== 'module') throw new Error('WAT: expected (module ...)');
