@@ -66,8 +66,9 @@ export class RecordBatchBase {
  *
  * Key and value are made eagerly: lazily made views (positions stored,
  * view built in a getter) measured ~10% faster when only the value is read
- * but ~15-40% slower when both are, and plain fields are simpler to log,
- * spread and copy. Headers are the exception: the decoder checks them and
+ * but slower when both are (1.05-1.18x the CPU, re-measured with the
+ * per-batch base: bench/results/decode-hot.md), and plain fields are simpler
+ * to log, spread and copy. Headers are the exception: the decoder checks them and
  * keeps one view of their bytes; the strings, views and objects are made on
  * the first read of `headers` (bench/results/decode.md, "Lazy headers").
  */
