@@ -169,14 +169,12 @@ describe('CRC-32C in WebAssembly without SIMD', () => {
       return new WASM.Module(bytes);
     };
   }
-  const nameOf = (bytes: Buffer): string =>
-    bytes.equals(relaxedBytes)
-      ? 'relaxed'
-      : bytes.equals(simdBytes)
-        ? 'simd'
-        : bytes.equals(scalarBytes)
-          ? 'scalar'
-          : '?';
+  const modules: Array<[string, Buffer]> = [
+    ['relaxed', relaxedBytes],
+    ['simd', simdBytes],
+    ['scalar', scalarBytes],
+  ];
+  const nameOf = (bytes: Buffer): string => modules.find(([, b]) => b.equals(bytes))?.[0] ?? '?';
 
   it('falls back to the scalar-only module, which agrees with the reference on the random inputs', () => {
     const compiled: Buffer[] = [];
