@@ -138,6 +138,12 @@ export class Suite {
             { name: full, configs, replicaAssignment: Array.from({ length: partitions }, () => [node]) },
           ]);
         } else await this.client.admin.createTopics([spec]);
+        // createTopics returns once metadata names a leader for every partition, and a broker publishes that a
+        // moment before its replica manager leads the partition: a check's first raw request to the leader could
+        // still be answered NOT_LEADER_OR_FOLLOWER (seen: list-offsets.empty-partition on a shared broker). A
+        // ListOffsets through the client retries that answer, so the topic is served once this returns.
+        const all = Array.from({ length: partitions }, (_, partition) => ({ topic: full, partition }));
+        await this.client.offsets.list(all.map((p) => ({ ...p, spec: 'latest' as const })));
         return full;
       })();
       this.topics.set(name, created);
